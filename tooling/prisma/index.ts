@@ -1,0 +1,2 @@
+export { diffDatabaseToSchema } from "./schema-diff.ts";
+export { withMigratedScratchDatabase } from "./scratch-database.ts";
