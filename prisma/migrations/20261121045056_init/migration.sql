@@ -68,6 +68,7 @@ CREATE TABLE "deletion_jobs" (
     "id" UUID NOT NULL,
     "tenant_id" UUID NOT NULL,
     "user_id" UUID NOT NULL,
+    "external_ref" TEXT,
     "provider" TEXT,
     "status" "deletion_status" NOT NULL DEFAULT 'pending',
     "error" TEXT,
@@ -117,7 +118,7 @@ CREATE INDEX "tenant_api_keys_tenant_id_idx" ON "tenant_api_keys"("tenant_id");
 CREATE UNIQUE INDEX "admin_keys_key_hash_key" ON "admin_keys"("key_hash");
 
 -- CreateIndex
-CREATE INDEX "users_tenant_id_id_idx" ON "users"("tenant_id", "id");
+CREATE INDEX "users_tenant_id_created_at_id_idx" ON "users"("tenant_id", "created_at", "id");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "users_tenant_id_external_ref_key" ON "users"("tenant_id", "external_ref");

@@ -1,0 +1,14 @@
+export { AppError, isAppError } from "./errors/app-error.ts";
+export { APP_ERRORS, appErrorCodeForStatus, appErrorCodeForTrpc, type AppErrorCode } from "./errors/error-table.ts";
+export { toProblem, PROBLEM_CONTENT_TYPE, type Problem } from "./errors/problem.ts";
+export { generateSecret, hashSecret, secretKind, SECRET_PREFIXES } from "./secrets.ts";
+export { decodeCursor, encodeCursor, toPage, CreatedAtCursor, type Page } from "./cursor.ts";
+export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
+export type { CoreDeps } from "./deps.ts";
+export * from "./services/auth.ts";
+export * from "./services/tenants.ts";
+export * from "./services/admin-keys.ts";
+export * from "./services/users.ts";
+export * from "./services/tokens.ts";
+export * from "./services/deletions.ts";
+export * from "./services/idempotency.ts";

@@ -1,0 +1,24 @@
+import type { DbClient } from "./db-client.ts";
+
+export function insertTenantWithKey(db: DbClient, input: { name: string; keyName: string; keyHash: string }) {
+  return db.tenant.create({
+    data: { name: input.name, apiKeys: { create: { name: input.keyName, keyHash: input.keyHash } } },
+    select: { id: true, name: true },
+  });
+}
+
+export function findTenantByName(db: DbClient, name: string) {
+  return db.tenant.findFirst({ where: { name }, select: { id: true } });
+}
+
+export function findActiveTenantKey(db: DbClient, keyHash: string) {
+  return db.tenantApiKey.findFirst({
+    where: { keyHash, revokedAt: null },
+    select: { id: true, tenantId: true },
+  });
+}
+
+/** Serialises work across processes for the rest of the transaction. */
+export async function lockForTransaction(db: DbClient, key: number): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(${key})`;
+}

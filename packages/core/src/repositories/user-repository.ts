@@ -1,0 +1,56 @@
+import type { CreatedAtCursor } from "../cursor.ts";
+import type { DbClient } from "./db-client.ts";
+
+const userFields = { id: true, tenantId: true, externalRef: true, status: true, createdAt: true } as const;
+
+export type UserRow = { id: string; tenantId: string; externalRef: string | null; status: "active" | "deleting"; createdAt: Date };
+
+export function insertUser(db: DbClient, input: { tenantId: string; externalRef: string | null }): Promise<UserRow> {
+  return db.user.create({ data: input, select: userFields });
+}
+
+export function findActiveUser(db: DbClient, tenantId: string, id: string): Promise<UserRow | null> {
+  return db.user.findFirst({ where: { id, tenantId, status: "active" }, select: userFields });
+}
+
+export function findUserById(db: DbClient, id: string): Promise<UserRow | null> {
+  return db.user.findUnique({ where: { id }, select: userFields });
+}
+
+/** Active users of a tenant, oldest first, after the cursor; one row more than `limit`. */
+export function listActiveUsers(
+  db: DbClient,
+  tenantId: string,
+  limit: number,
+  after: CreatedAtCursor | undefined,
+): Promise<UserRow[]> {
+  const afterDate = after && new Date(after.t);
+  return db.user.findMany({
+    where: {
+      tenantId,
+      status: "active",
+      ...(afterDate && {
+        OR: [{ createdAt: { gt: afterDate } }, { createdAt: afterDate, id: { gt: after.id } }],
+      }),
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: limit + 1,
+    select: userFields,
+  });
+}
+
+/**
+ * Turns an active user into `deleting` and frees its external_ref for a new user.
+ * Returns false when the user was not active (already deleting, or gone).
+ */
+export async function markUserDeleting(db: DbClient, tenantId: string, id: string): Promise<boolean> {
+  const { count } = await db.user.updateMany({
+    where: { id, tenantId, status: "active" },
+    data: { status: "deleting", externalRef: null },
+  });
+  return count === 1;
+}
+
+export function deleteUserRow(db: DbClient, id: string) {
+  return db.user.deleteMany({ where: { id } });
+}

@@ -1,0 +1,73 @@
+import { AppError } from "../errors/app-error.ts";
+import { hashSecret, secretKind } from "../secrets.ts";
+import { findActiveAdminKey } from "../repositories/admin-key-repository.ts";
+import { findActiveTenantKey } from "../repositories/tenant-repository.ts";
+import { findUnexpiredToken } from "../repositories/user-token-repository.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+
+export type TokenScope = "upload" | "connect" | "read";
+
+export type Principal =
+  | { kind: "tenant"; tenantId: string; keyId: string }
+  | { kind: "user"; tenantId: string; userId: string; scopes: TokenScope[]; tokenId: string }
+  | { kind: "admin"; adminKeyId: string };
+
+export type PrincipalKind = Principal["kind"];
+
+const invalidSecret = () => new AppError("unauthorized", "The bearer secret is missing, wrong or expired.");
+
+/** Reads `Authorization: Bearer <secret>`; undefined when the header is absent or not Bearer. */
+export function bearerSecret(header: string | undefined): string | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(header ?? "");
+  return match?.[1];
+}
+
+/**
+ * Resolves a bearer secret to its principal by SHA-256 hash. Anything missing, malformed,
+ * unknown, revoked or expired is 401, and so is a token of a user being deleted.
+ */
+export async function authenticate(db: DbClient, secret: string | undefined, now = new Date()): Promise<Principal> {
+  const kind = secret === undefined ? undefined : secretKind(secret);
+  if (!secret || !kind) throw invalidSecret();
+  const hash = hashSecret(secret);
+  switch (kind) {
+    case "tenantKey": {
+      const key = await findActiveTenantKey(db, hash);
+      if (!key) throw invalidSecret();
+      return { kind: "tenant", tenantId: key.tenantId, keyId: key.id };
+    }
+    case "userToken": {
+      const token = await findUnexpiredToken(db, hash, now);
+      if (!token || token.user.status !== "active") throw invalidSecret();
+      return {
+        kind: "user",
+        tenantId: token.user.tenantId,
+        userId: token.user.id,
+        scopes: token.scopes as TokenScope[],
+        tokenId: token.id,
+      };
+    }
+    case "adminKey": {
+      const key = await findActiveAdminKey(db, hash);
+      if (!key) throw invalidSecret();
+      return { kind: "admin", adminKeyId: key.id };
+    }
+  }
+}
+
+const ROUTE_NAMES: Record<PrincipalKind, string> = {
+  tenant: "a tenant API key",
+  user: "a user token",
+  admin: "an instance admin key",
+};
+
+/** 403 when a valid secret of another kind calls a route. */
+export function requirePrincipalKind<K extends PrincipalKind>(
+  principal: Principal,
+  kind: K,
+): Extract<Principal, { kind: K }> {
+  if (principal.kind !== kind) {
+    throw new AppError("forbidden", `This route takes ${ROUTE_NAMES[kind]}, not ${ROUTE_NAMES[principal.kind]}.`);
+  }
+  return principal as Extract<Principal, { kind: K }>;
+}

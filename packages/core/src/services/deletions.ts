@@ -1,0 +1,58 @@
+import { AppError } from "../errors/app-error.ts";
+import type { Database } from "@svc/db";
+import type { DbClient } from "../repositories/db-client.ts";
+import { findDeletionJob, findTenantDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
+import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
+import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
+import { deleteUserRow } from "../repositories/user-repository.ts";
+import { deleteTokensOfUser } from "../repositories/user-token-repository.ts";
+
+export interface DeletionJobDto {
+  job_id: string;
+  user_id: string;
+  provider: string | null;
+  status: "pending" | "running" | "done" | "failed";
+  created_at: string;
+  finished_at: string | null;
+}
+
+export async function getDeletionJob(db: DbClient, tenantId: string, jobId: string): Promise<DeletionJobDto> {
+  const job = await findTenantDeletionJob(db, tenantId, jobId);
+  if (!job) throw new AppError("not_found", "No such deletion job.");
+  return {
+    job_id: job.id,
+    user_id: job.userId,
+    provider: job.provider,
+    status: job.status,
+    created_at: job.createdAt.toISOString(),
+    finished_at: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The background half of a user deletion: deletes every row of the user and, in the same
+ * transaction as the final delete, writes `user.deleted` to the outbox and ends the job.
+ * Safe to run again after a crash: every step is idempotent.
+ */
+export async function runUserDeletion(db: Database, deletionJobId: string): Promise<void> {
+  const job = await findDeletionJob(db, deletionJobId);
+  if (!job || job.status === "done") return;
+  await setDeletionJobStatus(db, job.id, { status: "running" });
+  await db.$transaction(async (tx) => {
+    await deleteTokensOfUser(tx, job.userId);
+    await deleteIdempotencyRecordsOfUser(tx, job.userId);
+    await deleteUserRow(tx, job.userId);
+    await insertOutboxEvent(tx, {
+      tenantId: job.tenantId,
+      type: "user.deleted",
+      userId: job.userId,
+      data: { user_id: job.userId, external_ref: job.externalRef },
+    });
+    await setDeletionJobStatus(tx, job.id, { status: "done", finishedAt: new Date() });
+  });
+}
+
+/** Records that a deletion gave up after its last attempt; the reason stays in logs. */
+export async function failUserDeletion(db: Database, deletionJobId: string): Promise<void> {
+  await setDeletionJobStatus(db, deletionJobId, { status: "failed", finishedAt: new Date(), error: "deletion failed" });
+}

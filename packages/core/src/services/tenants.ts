@@ -1,0 +1,32 @@
+import type { Database } from "@svc/db";
+import { generateSecret, hashSecret } from "../secrets.ts";
+import { findTenantByName, insertTenantWithKey, lockForTransaction } from "../repositories/tenant-repository.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+
+const BOOTSTRAP_LOCK = 731_001;
+
+export interface CreatedTenant {
+  tenant_id: string;
+  name: string;
+  /** Shown once; only its hash is stored. */
+  api_key: string;
+}
+
+/** Creates a tenant with its first API key. */
+export async function createTenant(db: DbClient, name: string): Promise<CreatedTenant> {
+  const apiKey = generateSecret("tenantKey");
+  const tenant = await insertTenantWithKey(db, { name, keyName: "initial", keyHash: hashSecret(apiKey) });
+  return { tenant_id: tenant.id, name: tenant.name, api_key: apiKey };
+}
+
+/**
+ * SVC_BOOTSTRAP_TENANT: creates the named tenant on the first start only. Returns the new
+ * tenant (with its key, to log once) or undefined when it already existed.
+ */
+export async function bootstrapTenant(db: Database, name: string): Promise<CreatedTenant | undefined> {
+  return db.$transaction(async (tx) => {
+    await lockForTransaction(tx, BOOTSTRAP_LOCK);
+    if (await findTenantByName(tx, name)) return undefined;
+    return createTenant(tx, name);
+  });
+}

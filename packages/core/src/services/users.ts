@@ -1,0 +1,72 @@
+import { AppError } from "../errors/app-error.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import type { CoreDeps } from "../deps.ts";
+import { insertDeletionJob } from "../repositories/deletion-job-repository.ts";
+import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
+import { findActiveUser, insertUser, listActiveUsers, markUserDeleting, type UserRow } from "../repositories/user-repository.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { isUniqueViolation } from "../repositories/prisma-errors.ts";
+
+export interface UserDto {
+  id: string;
+  external_ref: string | null;
+  status: "active" | "deleting";
+  created_at: string;
+}
+
+export const toUserDto = (row: UserRow): UserDto => ({
+  id: row.id,
+  external_ref: row.externalRef,
+  status: row.status,
+  created_at: row.createdAt.toISOString(),
+});
+
+const userNotFound = () => new AppError("not_found", "No such user.");
+
+export async function createUser(db: DbClient, tenantId: string, externalRef: string | undefined): Promise<UserDto> {
+  try {
+    return toUserDto(await insertUser(db, { tenantId, externalRef: externalRef ?? null }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("conflict", "external_ref is already used by another user of this tenant.");
+    throw error;
+  }
+}
+
+export async function getUser(db: DbClient, tenantId: string, userId: string): Promise<UserDto> {
+  const user = await findActiveUser(db, tenantId, userId);
+  if (!user) throw userNotFound();
+  return toUserDto(user);
+}
+
+/** The user when it is active in the tenant; 404 otherwise (other tenant, deleting, gone). */
+export async function requireActiveUser(db: DbClient, tenantId: string, userId: string): Promise<UserRow> {
+  const user = await findActiveUser(db, tenantId, userId);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+export async function listUsers(
+  db: DbClient,
+  tenantId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<Page<UserDto>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
+  const rows = await listActiveUsers(db, tenantId, page.limit, after);
+  return toPage(rows, page.limit, toUserDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
+}
+
+/**
+ * DELETE /v1/users/{id}: in one transaction the user turns `deleting` (reads 404, tokens
+ * stop working), the stored idempotent answer that created it is dropped, a deletion job
+ * is recorded and its background job enqueued.
+ */
+export async function requestUserDeletion(deps: CoreDeps, tenantId: string, userId: string): Promise<{ job_id: string }> {
+  return deps.db.$transaction(async (tx) => {
+    const user = await findActiveUser(tx, tenantId, userId);
+    if (!user || !(await markUserDeleting(tx, tenantId, userId))) throw userNotFound();
+    await deleteIdempotencyRecordsOfUser(tx, userId);
+    const job = await insertDeletionJob(tx, { tenantId, userId, externalRef: user.externalRef, provider: null });
+    await deps.jobs.send("user-delete", { deletion_job_id: job.id }, tx);
+    return { job_id: job.id };
+  });
+}
