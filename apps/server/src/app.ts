@@ -1,0 +1,76 @@
+import { appRouter, buildOpenApiDocument, createApiContext, problemFor, statusFor } from "@svc/api";
+import type { CoreDeps } from "@svc/core";
+import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import express, { type Request } from "express";
+import type { Logger } from "pino";
+import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
+import { stringify } from "yaml";
+import { httpLogger } from "./http-logger.ts";
+import { errorHandler, notFound } from "./problem-response.ts";
+import { requestId } from "./request-id.ts";
+import { restBodies } from "./rest-bodies.ts";
+import { restProblemBodies } from "./rest-problem-bodies.ts";
+
+export interface AppOptions {
+  deps: CoreDeps;
+  logger: Logger;
+  /** Written into /openapi.yaml as the server URL; "/" when unset. */
+  publicUrl?: string | undefined;
+}
+
+export function createApp({ deps, logger, publicUrl }: AppOptions): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.use(httpLogger(logger));
+
+  const openApiYaml = stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false });
+  app.get("/openapi.yaml", (_req, res) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.type("application/yaml").send(openApiYaml);
+  });
+
+  const createContext = ({ req }: { req: Request }) =>
+    createApiContext({ deps, requestId: req.requestId, header: (name) => req.get(name) });
+  const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: Request }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
+  };
+
+  app.use(
+    "/v1",
+    restBodies,
+    restProblemBodies,
+    (req, _res, next) => {
+      // trpc-to-openapi matches on the full path.
+      req.url = req.originalUrl;
+      next();
+    },
+    createOpenApiExpressMiddleware({
+      router: appRouter,
+      createContext,
+      onError,
+      responseMeta: ({ ctx, errors }) => {
+        const [error] = errors;
+        if (error) return { status: statusFor(error), headers: problemFor(error, ctx?.requestId ?? "").headers };
+        return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
+      },
+    }),
+  );
+
+  app.use(
+    "/trpc",
+    createExpressMiddleware({
+      router: appRouter,
+      createContext,
+      onError,
+      responseMeta: ({ ctx, errors }) => ({
+        headers: errors.length === 0 ? (ctx?.response.headers ?? {}) : {},
+      }),
+    }),
+  );
+
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

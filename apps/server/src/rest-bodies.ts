@@ -1,0 +1,29 @@
+import express, { type RequestHandler } from "express";
+import { AppError, toProblem } from "@svc/core";
+import { sendProblem } from "./problem-response.ts";
+
+export const JSON_BODY_LIMIT = "1mb";
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+
+const parseJson = express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: true });
+
+/**
+ * Bodies of /v1 calls: JSON only (415 otherwise); an empty body reads as `{}` so a POST
+ * without fields needs no body. Malformed JSON and bodies over the limit reach the error
+ * handler as 400 and 413 problems.
+ */
+export const restBodies: RequestHandler = (req, res, next) => {
+  if (!METHODS_WITH_BODY.has(req.method)) return next();
+  const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+  if (!hasBody) {
+    req.headers["content-type"] = "application/json";
+    req.body = {};
+    return next();
+  }
+  if (!req.is("application/json") && !req.is("application/*+json")) {
+    return sendProblem(res, toProblem(new AppError("unsupported_media_type", "Send the body as application/json."), req.requestId));
+  }
+  req.headers["content-type"] = "application/json";
+  parseJson(req, res, next);
+};

@@ -1,0 +1,76 @@
+import type { Server } from "node:http";
+import path from "node:path";
+import { bootstrapTenant } from "@svc/core";
+import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { JobQueue } from "@svc/jobs";
+import { startWorkers } from "@svc/worker";
+import type { Logger } from "pino";
+import { createApp } from "./app.ts";
+import type { Env } from "./env.ts";
+
+export interface RunningService {
+  /** http://127.0.0.1:<port> of the API, when this process serves it. */
+  url: string | undefined;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts svc: the database (embedded PostgreSQL under SVC_DATA_DIR unless DATABASE_URL),
+ * pending migrations, the bootstrap tenant, the job queue, and per SVC_ROLE the workers
+ * and the HTTP API.
+ */
+export async function startService(env: Env, logger: Logger): Promise<RunningService> {
+  const postgres = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, stop: async () => {} }
+    : await openEmbeddedPostgres(path.resolve(env.SVC_DATA_DIR, "postgres"), {
+        log: (line) => logger.warn(line),
+      });
+  if (!env.DATABASE_URL) logger.info({ data_dir: path.resolve(env.SVC_DATA_DIR) }, "embedded PostgreSQL started");
+
+  if (env.SVC_MIGRATE_ON_START) {
+    const applied = await applyMigrations(postgres.url);
+    if (applied.length > 0) logger.info({ migrations: applied }, "migrations applied");
+  }
+
+  const db = createDatabase(postgres.url);
+  const jobs = await JobQueue.start(postgres.url, (error) => logger.error({ err: error }, "job queue error"));
+
+  if (env.SVC_BOOTSTRAP_TENANT) {
+    const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);
+    if (created) {
+      // Logged once, at the first start only: the key is never stored in clear.
+      logger.warn(
+        { tenant_id: created.tenant_id, tenant: created.name },
+        `Bootstrap tenant created. Its API key, shown only this once: ${created.api_key}`,
+      );
+    }
+  }
+
+  if (env.SVC_ROLE !== "api") await startWorkers({ db, jobs, logger });
+
+  let server: Server | undefined;
+  if (env.SVC_ROLE !== "etl") {
+    const app = createApp({ deps: { db, jobs }, logger, publicUrl: env.SVC_PUBLIC_URL });
+    server = await new Promise<Server>((resolve, reject) => {
+      const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    });
+  }
+  const address = server?.address();
+  const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
+  logger.info({ role: env.SVC_ROLE, url }, "svc started");
+
+  return {
+    url,
+    databaseUrl: postgres.url,
+    async stop() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      await jobs.stop();
+      await db.$disconnect();
+      await postgres.stop();
+    },
+  };
+}

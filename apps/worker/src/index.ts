@@ -1,0 +1,2 @@
+export { startWorkers } from "./start-workers.ts";
+export type { WorkerDeps } from "./worker-deps.ts";

@@ -1,0 +1,7 @@
+import { registerUserDelete } from "./handlers/user-delete.ts";
+import type { WorkerDeps } from "./worker-deps.ts";
+
+/** Registers every job handler of the etl role on the queue. */
+export async function startWorkers(deps: WorkerDeps): Promise<void> {
+  await registerUserDelete(deps);
+}

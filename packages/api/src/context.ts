@@ -1,0 +1,29 @@
+import type { CoreDeps, Principal } from "@svc/core";
+
+/** What every procedure sees. Built per request by the host (express) from its headers. */
+export interface ApiContext {
+  deps: CoreDeps;
+  requestId: string;
+  /** The raw Authorization header; resolved to a principal only by procedures that need one. */
+  authorization: string | undefined;
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey: string | undefined;
+  /** Status and headers a procedure sets on its answer (REST only honours the status). */
+  response: { status?: number; headers: Record<string, string> };
+}
+
+export type AuthedContext<P extends Principal> = ApiContext & { principal: P };
+
+export function createApiContext(input: {
+  deps: CoreDeps;
+  requestId: string;
+  header: (name: string) => string | undefined;
+}): ApiContext {
+  return {
+    deps: input.deps,
+    requestId: input.requestId,
+    authorization: input.header("authorization"),
+    idempotencyKey: input.header("idempotency-key"),
+    response: { headers: {} },
+  };
+}

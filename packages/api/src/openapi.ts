@@ -1,0 +1,79 @@
+import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { appRouter } from "./router.ts";
+import type { SvcMeta } from "./trpc.ts";
+
+export const API_VERSION = "0.1.0";
+
+type Operation = { responses?: Record<string, unknown> };
+
+const PROBLEM_SCHEMA = {
+  type: "object" as const,
+  description: "An RFC 9457 problem. detail never holds a secret or a health value.",
+  required: ["type", "title", "status", "detail", "request_id"],
+  properties: {
+    type: { type: "string" as const, description: "about:blank" },
+    title: { type: "string" as const },
+    status: { type: "integer" as const },
+    detail: { type: "string" as const },
+    request_id: { type: "string" as const, description: "Equals the X-Request-Id response header." },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of this build, generated from the router. Two things are
+ * added after generation: every error answer is an application/problem+json Problem,
+ * and a procedure's successStatus (201, 202) replaces the generator's 200.
+ */
+export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
+  const document = generateOpenApiDocument(appRouter, {
+    title: "svc",
+    description:
+      "Self-hostable, multi-tenant backend that collects health and fitness data from outside providers, normalizes it, stores it and serves it back.",
+    version: API_VERSION,
+    baseUrl,
+    securitySchemes: {
+      bearer: {
+        type: "http",
+        scheme: "bearer",
+        description: "A tenant API key (svc_sk_…), a user token (svc_ut_…) or an instance admin key (svc_ak_…), per route.",
+      },
+    },
+  });
+  const successStatusByRoute = successStatuses();
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
+  };
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
+      const responses = operation.responses ?? {};
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) < 400) continue;
+        const description = (response as { description?: string }).description ?? "Error";
+        responses[status] = {
+          description,
+          ...(status === "401" && {
+            headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } },
+          }),
+          content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+        };
+      }
+      const successStatus = successStatusByRoute.get(`${method.toUpperCase()} ${path}`);
+      if (successStatus && responses["200"]) {
+        responses[String(successStatus)] = responses["200"];
+        delete responses["200"];
+      }
+    }
+  }
+  return document;
+}
+
+function successStatuses(): Map<string, number> {
+  const statuses = new Map<string, number>();
+  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string } } } };
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi && meta.successStatus) statuses.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.successStatus);
+  }
+  return statuses;
+}

@@ -1,0 +1,11 @@
+import { deletionsRouter } from "./routers/deletions/router.ts";
+import { usersRouter } from "./routers/users/router.ts";
+import { router } from "./trpc.ts";
+
+/** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
+export const appRouter = router({
+  users: usersRouter,
+  deletions: deletionsRouter,
+});
+
+export type AppRouter = typeof appRouter;
