@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** The CLI's settings: where the database is. The only place the CLI reads process.env. */
+export const CliEnvSchema = z.object({
+  DATABASE_URL: z.url().optional(),
+  SVC_DATA_DIR: z.string().default("./.data"),
+});
+
+export type CliEnv = z.infer<typeof CliEnvSchema>;
+
+export function readCliEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
+  const parsed = CliEnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== "")));
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,82 @@
+import { createTenant as createTenantService, type CreatedTenant } from "@svc/core";
+import { createDatabase, type Database } from "@svc/db";
+import { createTestDatabase } from "@svc/testing";
+import { EnvSchema, startService } from "../../src/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { ContractChecker } from "./contract.ts";
+
+export interface CallOptions {
+  method?: string;
+  key?: string | undefined;
+  body?: unknown;
+  /** Sent as is, instead of JSON of `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface TestService {
+  url: string;
+  databaseUrl: string;
+  db: Database;
+  /** Every log line the service wrote, as JSON text. */
+  logs: string[];
+  createTenant(name?: string): Promise<CreatedTenant>;
+  /** A real HTTP call; every answer of a documented route is checked against /openapi.yaml. */
+  call(path: string, options?: CallOptions): Promise<CallResult>;
+  stop(): Promise<void>;
+}
+
+/** The real service (HTTP + workers) on a fresh database copied from the migrated template. */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const databaseUrl = await createTestDatabase();
+  const logs: string[] = [];
+  const logger = createLogger("info", { write: (line: string) => void logs.push(line) });
+  const service = await startService(
+    EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, ...env }),
+    logger,
+  );
+  const url = service.url!;
+  const db = createDatabase(databaseUrl, { max: 2 });
+  const contract = await ContractChecker.load(`${url}/openapi.yaml`);
+
+  let tenantCount = 0;
+  return {
+    url,
+    databaseUrl,
+    db,
+    logs,
+    createTenant: (name) => createTenantService(db, name ?? `tenant-${++tenantCount}`),
+    async call(path, options = {}) {
+      const method = options.method ?? (options.body === undefined && options.rawBody === undefined ? "GET" : "POST");
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      const result = { status: response.status, headers: response.headers, body: parsed, text };
+      contract.check(method, path, result);
+      return result;
+    },
+    async stop() {
+      await db.$disconnect();
+      await service.stop();
+    },
+  };
+}

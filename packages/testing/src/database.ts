@@ -1,0 +1,32 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+
+/**
+ * A new database copied from the run's migrated template: each test file gets its own,
+ * so files run in parallel without seeing each other's rows.
+ */
+export async function createTestDatabase(): Promise<string> {
+  const templateUrl = new URL(inject("templateDatabaseUrl"));
+  const template = templateUrl.pathname.slice(1);
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  const adminUrl = new URL(templateUrl);
+  adminUrl.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: adminUrl.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A plain SQL client on a test database, for assertions on stored rows. */
+export async function connectSql(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}

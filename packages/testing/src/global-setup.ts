@@ -1,0 +1,28 @@
+// vitest globalSetup: one embedded PostgreSQL for the whole run, with a template database
+// that has every migration applied. Each test file copies the template (see database.ts).
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { applyMigrations, openEmbeddedPostgres } from "@svc/db";
+import type { TestProject } from "vitest/node";
+
+export const TEMPLATE_DATABASE = "svc_template";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Connection string of the run's template database (every migration applied). */
+    templateDatabaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-test-pg-"));
+  chmodSync(dir, 0o755); // the embedded server runs as the postgres user
+  const postgres = await openEmbeddedPostgres(path.join(dir, "pg"), { database: TEMPLATE_DATABASE });
+  await applyMigrations(postgres.url);
+  project.provide("templateDatabaseUrl", postgres.url);
+  return async () => {
+    await postgres.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,1 @@
+export { createTestDatabase, connectSql } from "./database.ts";

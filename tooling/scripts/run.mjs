@@ -1,0 +1,85 @@
+// Entry point of the root npm scripts. Runs under whatever Node npm found (on a fresh
+// clone: the system's), installs the workspace when missing or stale with a pinned pnpm,
+// then runs everything else under the workspace's own Node 24 (node_modules/.bin/node).
+//   node tooling/scripts/run.mjs start|test|svc|bench [args...]
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PNPM = "pnpm@10.34.8";
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const bin = path.join(root, "node_modules", ".bin");
+const stampFile = path.join(root, "node_modules", ".svc-install-stamp");
+const env = {
+  ...process.env,
+  PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+  TURBO_TELEMETRY_DISABLED: "1",
+  TURBO_NO_UPDATE_NOTIFIER: "1",
+  DO_NOT_TRACK: "1",
+  REDOCLY_TELEMETRY: "off",
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  CHECKPOINT_DISABLE: "1",
+};
+
+const [command, ...args] = process.argv.slice(2);
+
+/** Hash of everything that decides what an install puts in node_modules. */
+function installInputs() {
+  const hash = createHash("sha256");
+  const files = ["package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml"];
+  for (const group of ["apps", "packages", "tooling"]) {
+    const dir = path.join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir).sort()) files.push(path.join(group, name, "package.json"));
+  }
+  for (const file of files) {
+    const full = path.join(root, file);
+    if (existsSync(full)) hash.update(file).update(readFileSync(full));
+  }
+  return hash.digest("hex");
+}
+
+function run(cmd, cmdArgs, options = {}) {
+  const result = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env, ...options });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function ensureInstalled() {
+  const wanted = installInputs();
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === wanted && existsSync(path.join(bin, "node"))) return;
+  console.error(`svc: installing dependencies with ${PNPM} ...`);
+  run("npx", ["--yes", PNPM, "install", "--frozen-lockfile", "--config.confirmModulesPurge=false"]);
+  writeFileSync(stampFile, wanted);
+}
+
+/** Runs a long-lived child under Node 24, passing signals on, and exits with its code. */
+function runForeground(cmd, cmdArgs) {
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: "inherit", env });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+ensureInstalled();
+switch (command) {
+  case "start":
+    run("turbo", ["run", "build", "--filter=@svc/server", "--output-logs=errors-only"]);
+    runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
+    break;
+  case "svc":
+    run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"]);
+    runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
+    break;
+  case "test":
+    run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
+    runForeground(path.join(bin, "vitest"), ["run", ...args]);
+    break;
+  case "bench":
+    run("turbo", ["run", "generate", "--output-logs=errors-only"]);
+    runForeground(path.join(bin, "node"), ["bench/users.bench.ts", ...args]);
+    break;
+  default:
+    console.error("usage: node tooling/scripts/run.mjs start|test|svc|bench [args...]");
+    process.exit(2);
+}
