@@ -25,5 +25,11 @@ export const restBodies: RequestHandler = (req, res, next) => {
     return sendProblem(res, toProblem(new AppError("unsupported_media_type", "Send the body as application/json."), req.requestId));
   }
   req.headers["content-type"] = "application/json";
-  parseJson(req, res, next);
+  parseJson(req, res, (error?: unknown) => {
+    if (error) return next(error);
+    if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+      return sendProblem(res, toProblem(new AppError("bad_request", "The body must be a JSON object."), req.requestId));
+    }
+    next();
+  });
 };

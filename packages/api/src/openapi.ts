@@ -47,6 +47,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const responses = operation.responses ?? {};
+      addCommonErrors(responses, method);
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
         const description = (response as { description?: string }).description ?? "Error";
@@ -66,6 +67,19 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     }
   }
   return document;
+}
+
+/** Errors any operation can answer, besides those its procedure lists. */
+function addCommonErrors(responses: Record<string, unknown>, method: string): void {
+  const common: Record<string, string> = { "500": "Unexpected error; the cause is logged under the request_id" };
+  if (["post", "put", "patch"].includes(method)) {
+    Object.assign(common, {
+      "400": "Invalid input: malformed JSON, a body that is not an object, or fields that do not validate",
+      "413": "The body is larger than 1 MiB",
+      "415": "The body is not application/json",
+    });
+  }
+  for (const [status, description] of Object.entries(common)) responses[status] ??= { description };
 }
 
 function successStatuses(): Map<string, number> {

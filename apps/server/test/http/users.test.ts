@@ -37,6 +37,7 @@ describe("POST /v1/users", () => {
     [{ external_ref: 42 }, "external_ref"],
     [{ external_ref: "" }, "external_ref"],
     [{ external_ref: "x".repeat(256) }, "external_ref"],
+    [{ external_ref: "ok", externalRef: "typo" }, "externalRef"],
   ])("refuses %j with a 400 and creates nothing", async (body, field) => {
     const before = await svc.db.user.count();
     const answer = await svc.call("/v1/users", { key, body });

@@ -52,7 +52,7 @@ export async function runIdempotent<T extends Prisma.InputJsonValue>(
     throw new AppError("bad_request", "Idempotency-Key must be 1 to 255 characters.");
   }
   const identity: IdempotencyIdentity = { tenantId: call.tenantId, scope: call.scope, operation: call.operation, key: call.key };
-  const requestHash = hashRequest(call.request);
+  const requestHash = hashIdempotentRequest(call.request);
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_REPLAY_WINDOW_MS);
 
   if (!(await claimIdempotencyKey(db, { ...identity, requestHash, expiresAt }))) {
@@ -86,7 +86,8 @@ export async function runIdempotent<T extends Prisma.InputJsonValue>(
   }
 }
 
-function hashRequest(request: unknown): string {
+/** The hash that tells two requests with one key apart. */
+export function hashIdempotentRequest(request: unknown): string {
   return createHash("sha256").update(stableJson(request)).digest("hex");
 }
 

@@ -24,7 +24,7 @@ export const createUserTokenMeta: OpenApiMeta<SvcMeta> = {
 
 const ZScope = z.enum(["upload", "connect", "read"]);
 
-export const ZCreateUserTokenRequestSchema = z.object({
+export const ZCreateUserTokenRequestSchema = z.strictObject({
   id: ZId("user"),
   scopes: z.array(ZScope).min(1).max(3).describe("What the token may do: upload, connect, read."),
   ttl_seconds: z

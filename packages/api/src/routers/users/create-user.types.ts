@@ -25,7 +25,7 @@ export const createUserMeta: OpenApiMeta<SvcMeta> = {
   successStatus: 201,
 };
 
-export const ZCreateUserRequestSchema = z.object({
+export const ZCreateUserRequestSchema = z.strictObject({
   external_ref: z.string().min(1).max(255).optional().describe("The tenant's own identifier; unique in the tenant."),
 });
 

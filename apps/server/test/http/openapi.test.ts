@@ -1,0 +1,65 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { ContractChecker } from "../helpers/contract.ts";
+import { startTestService, type TestService } from "../helpers/test-service.ts";
+
+let svc: TestService;
+let text: string;
+let response: Response;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  response = await fetch(`${svc.url}/openapi.yaml`);
+  text = await response.text();
+});
+afterAll(() => svc?.stop());
+
+describe("GET /openapi.yaml", () => {
+  it("is served without credentials to any origin", () => {
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("content-type")).toContain("yaml");
+  });
+
+  it("is a valid OpenAPI 3.1 document (Redocly's recommended rules, no errors)", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source: text, absoluteRef: `${svc.url}/openapi.yaml`, config });
+    const errors = problems.filter((problem) => problem.severity === "error");
+    expect(errors.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+  });
+
+  it("describes version 0.1.0, every /v1 route, bearer security and problem answers", () => {
+    const document = parse(text);
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("0.1.0");
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    const routes = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        "POST /v1/users",
+        "GET /v1/users",
+        "GET /v1/users/{id}",
+        "DELETE /v1/users/{id}",
+        "POST /v1/users/{id}/tokens",
+        "GET /v1/deletions/{job_id}",
+      ].sort(),
+    );
+    expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();
+    expect(document.paths["/v1/users/{id}"].delete.responses["202"]).toBeDefined();
+    const unauthorized = document.paths["/v1/users"].get.responses["401"];
+    expect(unauthorized.content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+    expect(unauthorized.headers["WWW-Authenticate"]).toBeDefined();
+  });
+
+  it("the contract checker refuses answers the document does not allow", async () => {
+    const checker = await ContractChecker.load(`${svc.url}/openapi.yaml`);
+    const json = new Headers({ "content-type": "application/json" });
+    expect(() => checker.check("GET", "/v1/users", { status: 200, headers: json, body: { data: [{ id: 1 }] } })).toThrow();
+    expect(() => checker.check("GET", "/v1/users", { status: 418, headers: json, body: {} })).toThrow();
+    expect(() => checker.check("GET", "/v1/users", { status: 401, headers: json, body: {} })).toThrow();
+    expect(() => checker.check("GET", "/v1/users", { status: 200, headers: json, body: { data: [], next_cursor: null } })).not.toThrow();
+  });
+});
