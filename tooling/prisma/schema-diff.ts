@@ -60,7 +60,13 @@ interface SchemaEngine {
   free(): void;
 }
 
-async function loadSchemaEngine(): Promise<{ new: (...args: unknown[]) => Promise<SchemaEngine> }> {
+type SchemaEngineClass = { new: (...args: unknown[]) => Promise<SchemaEngine> };
+
+// The WASM module holds global state: instantiate it once per process.
+let schemaEngine: Promise<SchemaEngineClass> | undefined;
+const loadSchemaEngine = (): Promise<SchemaEngineClass> => (schemaEngine ??= instantiateSchemaEngine());
+
+async function instantiateSchemaEngine(): Promise<SchemaEngineClass> {
   const bindingsUrl = import.meta.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
   const bindings = await import(bindingsUrl);
   const dir = path.dirname(fileURLToPath(bindingsUrl));

@@ -34,8 +34,11 @@ export interface TestService {
 }
 
 /** The real service (HTTP + workers) on a fresh database copied from the migrated template. */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const databaseUrl = await createTestDatabase();
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<TestService> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logs: string[] = [];
   const logger = createLogger("info", { write: (line: string) => void logs.push(line) });
   const service = await startService(
