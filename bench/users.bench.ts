@@ -55,7 +55,8 @@ async function load(title: string, path: string, options: Partial<autocannon.Opt
 console.log(`svc benchmark: ${connections} connections, ${seconds} s each, embedded PostgreSQL, Node ${process.version}\n`);
 await load("POST /v1/users", "/v1/users", { method: "POST", body: "{}" });
 
-const userId = (await (await fetch(`${url}/v1/users`, { method: "POST", headers, body: "{}" })).json()).id as string;
+const created = (await (await fetch(`${url}/v1/users`, { method: "POST", headers, body: "{}" })).json()) as { id: string };
+const userId = created.id;
 const http = await load("GET /v1/users/{id}", `/v1/users/${userId}`);
 
 // The same read as one SQL query per request over a pool, 50 at a time.

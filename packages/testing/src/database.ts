@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
+import "./provided-context.ts";
 
 /**
  * A new database copied from the run's migrated template: each test file gets its own,

@@ -5,15 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { applyMigrations, openEmbeddedPostgres } from "@svc/db";
 import type { TestProject } from "vitest/node";
+import "./provided-context.ts";
 
 export const TEMPLATE_DATABASE = "svc_template";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** Connection string of the run's template database (every migration applied). */
-    templateDatabaseUrl: string;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(path.join(tmpdir(), "svc-test-pg-"));

@@ -1,5 +1,5 @@
 import addFormats from "ajv-formats";
-import OpenAPIBackend from "openapi-backend";
+import { OpenAPIBackend } from "openapi-backend";
 import { parse } from "yaml";
 
 /**

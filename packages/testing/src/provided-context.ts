@@ -1,0 +1,9 @@
+// What the global setup hands to every test file through vitest's provide/inject.
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Connection string of the run's template database (every migration applied). */
+    templateDatabaseUrl: string;
+  }
+}
+
+export {};
