@@ -15,14 +15,11 @@ const t = initTRPC
   .create({
     transformer: superjson,
     // Every error carries its RFC 9457 problem; REST answers with exactly that body.
-    errorFormatter: ({ shape, error, ctx }) => ({
-      ...shape,
-      message: problemFor(error, ctx?.requestId ?? "").problem.detail,
-      data: { ...shape.data, stack: undefined, problem: problemFor(error, ctx?.requestId ?? "").problem },
-    }),
+    errorFormatter: ({ shape, error, ctx }) => {
+      const { problem } = problemFor(error, ctx?.requestId ?? "");
+      return { ...shape, message: problem.detail, data: { ...shape.data, stack: undefined, problem } };
+    },
   });
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
-export const middleware = t.middleware;
-export const createCallerFactory = t.createCallerFactory;

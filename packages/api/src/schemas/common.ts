@@ -25,15 +25,3 @@ export const ZPage = <T extends z.ZodType>(item: T) =>
     data: z.array(item),
     next_cursor: z.string().nullable().describe("Cursor of the next page; null on the last page."),
   });
-
-/** Window bounds as strings: RFC 3339 or YYYY-MM-DD; parsed by core's parseTimeWindow. */
-export const ZTimeBound = (which: "start" | "end") =>
-  z
-    .string()
-    .max(64)
-    .optional()
-    .describe(
-      which === "start"
-        ? "Inclusive start: an RFC 3339 time or a YYYY-MM-DD date (midnight UTC)."
-        : "Exclusive end: an RFC 3339 time or a YYYY-MM-DD date (midnight UTC); not before start.",
-    );

@@ -13,10 +13,6 @@ export function findActiveUser(db: DbClient, tenantId: string, id: string): Prom
   return db.user.findFirst({ where: { id, tenantId, status: "active" }, select: userFields });
 }
 
-export function findUserById(db: DbClient, id: string): Promise<UserRow | null> {
-  return db.user.findUnique({ where: { id }, select: userFields });
-}
-
 /** Active users of a tenant, oldest first, after the cursor; one row more than `limit`. */
 export function listActiveUsers(
   db: DbClient,
