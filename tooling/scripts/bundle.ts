@@ -1,5 +1,7 @@
 // Bundles an app's entry point and the workspace packages it imports (TypeScript source)
-// into dist/main.js. Third-party packages stay external and load from node_modules.
+// into dist/main.js. Third-party packages stay external and load from node_modules: each
+// is imported by the absolute path esbuild resolved it to from the importing package, as
+// pnpm's strict layout lets apps/x see only its own direct dependencies.
 //   node ../../tooling/scripts/bundle.ts src/main.ts
 import { rmSync } from "node:fs";
 import { build, type Plugin } from "esbuild";
@@ -10,9 +12,17 @@ if (!entry) throw new Error("usage: bundle.ts <entry>");
 const thirdPartyExternal: Plugin = {
   name: "third-party-external",
   setup(context) {
-    context.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith("@svc/") ? undefined : { path: args.path, external: true },
-    );
+    context.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.path.startsWith("@svc/") || args.pluginData === "resolving") return undefined;
+      const resolved = await context.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "resolving",
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, external: true };
+    });
   },
 };
 
