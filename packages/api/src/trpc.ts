@@ -1,4 +1,5 @@
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
+import { AppError, APP_ERRORS } from "@svc/core";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context.ts";
@@ -21,5 +22,18 @@ const t = initTRPC
     },
   });
 
+/**
+ * tRPC turns any error that is not a TRPCError into INTERNAL_SERVER_ERROR. This gives an
+ * AppError its own tRPC code from the error table, keeping the AppError as the cause.
+ */
+const appErrorsAsTrpcErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: APP_ERRORS[cause.code].trpc, message: cause.detail, cause });
+  }
+  return result;
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(appErrorsAsTrpcErrors);

@@ -7,7 +7,16 @@ import "./provided-context.ts";
  * A new database copied from the run's migrated template: each test file gets its own,
  * so files run in parallel without seeing each other's rows.
  */
-export async function createTestDatabase(): Promise<string> {
+export function createTestDatabase(): Promise<string> {
+  return createDatabaseOnTestServer({ fromTemplate: true });
+}
+
+/** A new database with nothing in it (no migrations), on the test run's server. */
+export function createEmptyTestDatabase(): Promise<string> {
+  return createDatabaseOnTestServer({ fromTemplate: false });
+}
+
+async function createDatabaseOnTestServer({ fromTemplate }: { fromTemplate: boolean }): Promise<string> {
   const templateUrl = new URL(inject("templateDatabaseUrl"));
   const template = templateUrl.pathname.slice(1);
   const name = `test_${randomBytes(6).toString("hex")}`;
@@ -16,7 +25,7 @@ export async function createTestDatabase(): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl.toString() });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await client.query(`CREATE DATABASE ${name}${fromTemplate ? ` TEMPLATE ${template}` : ""}`);
   } finally {
     await client.end();
   }

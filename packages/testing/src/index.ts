@@ -1,1 +1,1 @@
-export { createTestDatabase, connectSql } from "./database.ts";
+export { createEmptyTestDatabase, createTestDatabase, connectSql } from "./database.ts";

@@ -1,6 +1,5 @@
 import { applyMigrations, readMigrations } from "@svc/db";
-import { connectSql, createTestDatabase } from "@svc/testing";
-import pg from "pg";
+import { connectSql, createEmptyTestDatabase, createTestDatabase } from "@svc/testing";
 import { describe, expect, it } from "vitest";
 import { diffDatabaseToSchema } from "../schema-diff.ts";
 
@@ -21,7 +20,7 @@ describe("migrations", () => {
   });
 
   it("apply once under concurrent starters and keep Prisma's bookkeeping", async () => {
-    const url = await emptyDatabase();
+    const url = await createEmptyTestDatabase();
     const results = await Promise.all([applyMigrations(url), applyMigrations(url), applyMigrations(url)]);
     const migrations = readMigrations();
     expect(results.flat().sort()).toEqual(migrations.map((m) => m.name).sort());
@@ -46,17 +45,3 @@ describe("migrations", () => {
     await expect(applyMigrations(url, [edited])).rejects.toThrow("changed after it was applied");
   });
 });
-
-/** A database with nothing in it, on the test run's server. */
-async function emptyDatabase(): Promise<string> {
-  const copied = new URL(await createTestDatabase());
-  const name = `empty_${copied.pathname.slice(1)}`;
-  const admin = new URL(copied);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  copied.pathname = `/${name}`;
-  return copied.toString();
-}

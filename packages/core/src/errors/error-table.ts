@@ -2,9 +2,24 @@
  * The one mapping table: every AppError code to its HTTP status, tRPC code and problem
  * title (RFC 9457). Nothing else in the code base chooses an error status.
  */
+/** tRPC's error codes (as in @trpc/server's TRPC_ERROR_CODE_KEY). */
+type TrpcErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "CONFLICT"
+  | "PRECONDITION_FAILED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "UNPROCESSABLE_CONTENT"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR";
+
 export interface AppErrorEntry {
   status: number;
-  trpc: string;
+  trpc: TrpcErrorCode;
   title: string;
   headers?: Record<string, string>;
 }
