@@ -1,4 +1,4 @@
-import { appRouter, buildOpenApiDocument, createApiContext, problemFor, statusFor } from "@svc/api";
+import { appRouter, buildOpenApiDocument, createApiContext, problemFor } from "@svc/api";
 import type { CoreDeps } from "@svc/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Request } from "express";
@@ -52,7 +52,10 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
       onError,
       responseMeta: ({ ctx, errors }) => {
         const [error] = errors;
-        if (error) return { status: statusFor(error), headers: problemFor(error, ctx?.requestId ?? "").headers };
+        if (error) {
+          const { problem, headers } = problemFor(error, ctx?.requestId ?? "");
+          return { status: problem.status, headers };
+        }
         return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
       },
     }),

@@ -1,12 +1,12 @@
 import { TRPCError } from "@trpc/server";
-import { AppError, APP_ERRORS, appErrorCodeForTrpc, toProblem, type Problem } from "@svc/core";
+import { AppError, appErrorCodeForTrpc, toProblem, type Problem } from "@svc/core";
 import { ZodError } from "zod";
 
 /**
  * The AppError behind any error a procedure ends with: our own (thrown in core and
  * wrapped by tRPC), a validation error, or tRPC's own (unknown path, bad JSON).
  */
-export function toAppError(error: TRPCError): AppError | Error {
+function toAppError(error: TRPCError): AppError | Error {
   const cause = error.cause;
   if (cause instanceof AppError) return cause;
   if (cause instanceof ZodError) return new AppError("bad_request", describeZodError(cause));
@@ -15,16 +15,12 @@ export function toAppError(error: TRPCError): AppError | Error {
   return new AppError(code, code === "not_found" ? "No route matches this method and path." : error.message);
 }
 
+/** The problem answer of an error and the headers it needs (WWW-Authenticate on a 401). */
 export function problemFor(error: TRPCError, requestId: string): { problem: Problem; headers: Record<string, string> } {
   const appError = toAppError(error);
   const problem = toProblem(appError, requestId);
   const headers = appError instanceof AppError ? appError.headers : {};
   return { problem, headers };
-}
-
-export function statusFor(error: TRPCError): number {
-  const appError = toAppError(error);
-  return appError instanceof AppError ? APP_ERRORS[appError.code].status : 500;
 }
 
 /** "field: message" for each issue. zod messages name limits and types, never the value sent. */

@@ -33,9 +33,7 @@ export async function createUser(db: DbClient, tenantId: string, externalRef: st
 }
 
 export async function getUser(db: DbClient, tenantId: string, userId: string): Promise<UserDto> {
-  const user = await findActiveUser(db, tenantId, userId);
-  if (!user) throw userNotFound();
-  return toUserDto(user);
+  return toUserDto(await requireActiveUser(db, tenantId, userId));
 }
 
 /** The user when it is active in the tenant; 404 otherwise (other tenant, deleting, gone). */
