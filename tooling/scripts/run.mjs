@@ -77,7 +77,8 @@ switch (command) {
     break;
   case "bench":
     run("turbo", ["run", "generate", "--output-logs=errors-only"]);
-    runForeground(path.join(bin, "node"), ["bench/users.bench.ts", ...args]);
+    // `npm run bench -- samples` runs bench/samples.bench.ts; the default is users.
+    runForeground(path.join(bin, "node"), [`bench/${args[0] ?? "users"}.bench.ts`, ...args.slice(1)]);
     break;
   default:
     console.error("usage: node tooling/scripts/run.mjs start|test|svc|bench [args...]");

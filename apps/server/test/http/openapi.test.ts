@@ -45,6 +45,12 @@ describe("GET /openapi.yaml", () => {
         "DELETE /v1/users/{id}",
         "POST /v1/users/{id}/tokens",
         "GET /v1/deletions/{job_id}",
+        "GET /v1/users/{id}/samples",
+        "GET /v1/users/{id}/samples/stats",
+        "GET /v1/users/{id}/source-orders",
+        "PUT /v1/users/{id}/source-orders/{scope}",
+        "DELETE /v1/users/{id}/source-orders/{scope}",
+        "GET /v1/users/{id}/source-ranking",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../helpers/test-service.ts";
+import { at, createUser, mintToken, readAllPages, writeSamples } from "../helpers/records.ts";
+
+let svc: TestService;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  key = (await svc.createTenant()).api_key;
+  otherKey = (await svc.createTenant()).api_key;
+});
+afterAll(() => svc?.stop());
+
+const t0 = Date.parse("2026-03-01T08:00:00Z");
+const heartRate = (i: number, extra: object = {}) => ({
+  type: "heart_rate",
+  value: 60 + (i % 30),
+  unit: "count/min",
+  start_date: new Date(t0 + i * 60_000),
+  source: "garmin",
+  device: "Forerunner 965",
+  on_body: true,
+  ...extra,
+});
+
+describe("GET /v1/users/{id}/samples", () => {
+  it("pages through next_cursor with no duplicates or gaps, oldest first", async () => {
+    const user = await createUser(svc, key);
+    // Three samples share one start time: the id breaks the tie in the order and the cursor.
+    const records = Array.from({ length: 50 }, (_, i) => heartRate(i));
+    records.push(heartRate(10, { device: "strap", external_id: "a" }), heartRate(10, { device: "strap", external_id: "b" }));
+    await writeSamples(svc, user, "garmin", records);
+
+    const items = await readAllPages(svc, `/v1/users/${user}/samples?type=heart_rate&view=all`, key, 7);
+    expect(items).toHaveLength(52);
+    expect(new Set(items.map((s) => s.id)).size).toBe(52);
+    const order = items.map((s) => `${s.start_date}|${String(s.id).padStart(12, "0")}`);
+    expect(order).toEqual([...order].sort());
+    expect(items[0]).toMatchObject({ type: "heart_rate", unit: "count/min", provider: "garmin", source: "garmin", device: "Forerunner 965" });
+    expect(items[0].ingested_at).toMatch(/Z$/);
+
+    const merged = await readAllPages(svc, `/v1/users/${user}/samples?type=heart_rate`, key, 9);
+    expect(merged).toHaveLength(52);
+  });
+
+  it("filters by a half-open window given as times or dates", async () => {
+    const user = await createUser(svc, key);
+    await writeSamples(svc, user, "garmin", [
+      heartRate(0, { start_date: at("2026-03-01T23:59:59Z") }),
+      heartRate(1, { start_date: at("2026-03-02T00:00:00Z") }),
+      heartRate(2, { start_date: at("2026-03-02T12:00:00Z") }),
+      heartRate(3, { start_date: at("2026-03-03T00:00:00Z") }),
+    ]);
+    const byDate = await svc.call(`/v1/users/${user}/samples?type=heart_rate&start=2026-03-02&end=2026-03-03`, { key });
+    expect(byDate.body.data.map((s: { start_date: string }) => s.start_date)).toEqual(["2026-03-02T00:00:00.000Z", "2026-03-02T12:00:00.000Z"]);
+    const byTime = await svc.call(`/v1/users/${user}/samples?type=heart_rate&start=2026-03-02T01:00:00%2B01:00`, { key });
+    expect(byTime.body.data).toHaveLength(3);
+  });
+
+  it.each([
+    ["type=not_a_type", "type"],
+    ["type=heart_rate&start=2026-03-02&end=2026-03-01", "end"],
+    ["type=heart_rate&start=yesterday", "start"],
+    ["type=heart_rate&limit=1001", "limit"],
+    ["type=heart_rate&limit=0", "limit"],
+    ["type=heart_rate&view=best", "view"],
+    ["type=heart_rate&cursor=nonsense", "cursor"],
+    ["", "type"],
+  ])("answers 400 for %s", async (query, field) => {
+    const user = await createUser(svc, key);
+    const answer = await svc.call(`/v1/users/${user}/samples?${query}`, { key });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("content-type")).toContain("application/problem+json");
+    expect(answer.body.detail).toContain(field);
+  });
+
+  it("reads a type outside the catalog only when the user has samples of it", async () => {
+    const user = await createUser(svc, key);
+    expect((await svc.call(`/v1/users/${user}/samples?type=vendor_stress_index`, { key })).status).toBe(400);
+    await writeSamples(svc, user, "garmin", [{ type: "vendor_stress_index", value: 3, unit: "{score}", start_date: at("2026-03-01T00:00:00Z") }]);
+    const answer = await svc.call(`/v1/users/${user}/samples?type=vendor_stress_index`, { key });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toHaveLength(1);
+  });
+
+  it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
+    const user = await createUser(svc, key);
+    const other = await createUser(svc, key);
+    await writeSamples(svc, user, "garmin", [heartRate(0)]);
+    const path = `/v1/users/${user}/samples?type=heart_rate`;
+    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
+    const reader = await mintToken(svc, key, user, ["read"]);
+    expect((await svc.call(path, { key: reader })).status).toBe(200);
+    expect((await svc.call(`/v1/users/${other}/samples?type=heart_rate`, { key: reader })).status).toBe(404);
+    const uploader = await mintToken(svc, key, user, ["upload"]);
+    expect((await svc.call(path, { key: uploader })).status).toBe(403);
+    expect((await svc.call(path, {})).status).toBe(401);
+  });
+
+  it("stores a sample ingested twice once, and updates it when its value changes", async () => {
+    const user = await createUser(svc, key);
+    const sample = { type: "body_mass", value: 150, unit: "lb", start_date: at("2026-03-01T07:00:00Z"), source: "withings", external_id: "w-1" };
+    const first = await writeSamples(svc, user, "withings", [sample]);
+    expect(first).toMatchObject({ inserted: 1, updated: 0, unchanged: 0 });
+    const again = await writeSamples(svc, user, "withings", [sample]);
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 1, days: [] });
+    const changed = await writeSamples(svc, user, "withings", [{ ...sample, value: 151 }]);
+    expect(changed).toMatchObject({ inserted: 0, updated: 1, days: ["2026-03-01"], types: ["body_mass"] });
+
+    const answer = await svc.call(`/v1/users/${user}/samples?type=body_mass`, { key });
+    expect(answer.body.data).toHaveLength(1);
+    const [stored] = answer.body.data;
+    expect(stored.unit).toBe("kg");
+    expect(stored.value).toBeCloseTo(151 * 0.45359237, 6);
+    expect(stored.metadata).toMatchObject({ original_value: 151, original_unit: "lb" });
+  });
+
+  it("records what it cannot store as rejected records without the value", async () => {
+    const user = await createUser(svc, key);
+    const summary = await writeSamples(svc, user, "garmin", [
+      { type: "body_mass", value: 72.5, unit: "furlongs", start_date: at("2026-03-01T07:00:00Z"), locator: "line 3" },
+      { type: "heart_rate", value: Number.NaN, start_date: at("2026-03-01T07:00:00Z") },
+    ]);
+    expect(summary).toMatchObject({ inserted: 0, rejected: 2 });
+    const rejected = await svc.db.rejectedRecord.findMany({ where: { userId: user }, orderBy: { locator: "asc" } });
+    expect(rejected.map((r) => r.locator)).toEqual(["#1", "line 3"]);
+    for (const r of rejected) expect(r.reason).not.toContain("72.5");
+  });
+});

@@ -1,0 +1,3 @@
+export * from "./quantity-types.ts";
+export * from "./category-types.ts";
+export * from "./units.ts";

@@ -1,0 +1,42 @@
+import type { DbClient } from "./db-client.ts";
+
+export interface SampleStreamWrite {
+  type: string;
+  provider: string;
+  sourceKey: string;
+  onBody: boolean;
+  maxDurationSeconds: number;
+  firstStart: Date;
+  lastStart: Date;
+}
+
+/** Records (or widens) the streams a batch of samples belongs to. */
+export async function upsertSampleStreams(db: DbClient, userId: string, streams: readonly SampleStreamWrite[]) {
+  if (streams.length === 0) return;
+  const column = <K extends keyof SampleStreamWrite>(key: K) => streams.map((s) => s[key]);
+  await db.$executeRaw`
+    INSERT INTO quantity_sample_streams AS q (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
+    SELECT ${userId}::uuid, n.* FROM unnest(${column("type")}::text[], ${column("provider")}::text[],
+      ${column("sourceKey")}::text[], ${column("onBody")}::boolean[], ${column("maxDurationSeconds")}::int[],
+      ${column("firstStart")}::timestamptz[], ${column("lastStart")}::timestamptz[])
+      AS n(type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
+    ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (user_id, type, provider, source_key, on_body) DO UPDATE SET
+      max_duration_seconds = greatest(q.max_duration_seconds, excluded.max_duration_seconds),
+      first_start = least(q.first_start, excluded.first_start),
+      last_start = greatest(q.last_start, excluded.last_start)
+    WHERE excluded.max_duration_seconds > q.max_duration_seconds
+      OR excluded.first_start < q.first_start OR excluded.last_start > q.last_start`;
+}
+
+export function listSampleStreams(db: DbClient, userId: string, type: string) {
+  return db.quantitySampleStream.findMany({
+    where: { userId, type },
+    select: { sourceKey: true, provider: true, onBody: true, maxDurationSeconds: true },
+  });
+}
+
+/** Whether the user has stored samples of a type (which makes a type outside the catalog readable). */
+export async function userHasSampleType(db: DbClient, userId: string, type: string): Promise<boolean> {
+  return (await db.quantitySampleStream.findFirst({ where: { userId, type }, select: { type: true } })) !== null;
+}

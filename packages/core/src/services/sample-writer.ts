@@ -1,0 +1,187 @@
+import { findQuantityType, toStorageUnit } from "../catalog/index.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { upsertQuantitySamples, type QuantitySampleWrite } from "../repositories/quantity-sample-repository.ts";
+import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { upsertSampleStreams, type SampleStreamWrite } from "../repositories/sample-stream-repository.ts";
+import { isTimeZone } from "../time-zones.ts";
+
+/** Where a batch of records came from: one user, one provider, usually one raw object. */
+export interface RecordBatch {
+  userId: string;
+  provider: string;
+  rawObjectId?: string | null;
+}
+
+/** A quantity sample as a parser produces it, before unit conversion. */
+export interface QuantitySampleRecord {
+  type: string;
+  value: number;
+  /** Any common spelling; missing means the storage unit of the type. */
+  unit?: string | undefined;
+  start_date: Date;
+  /** Missing means an instant (end = start). */
+  end_date?: Date | undefined;
+  /** The vendor that produced it, when known (lower-case slug, e.g. `apple`, `garmin`). */
+  source?: string | null | undefined;
+  device?: string | null | undefined;
+  /** A stream worn on the body (a watch, a ring, a strap) rather than a phone in a pocket. */
+  on_body?: boolean | undefined;
+  source_name?: string | null | undefined;
+  source_bundle_id?: string | null | undefined;
+  device_model?: string | null | undefined;
+  product_type?: string | null | undefined;
+  external_id?: string | null | undefined;
+  is_primary_source?: boolean | undefined;
+  was_user_entered?: boolean | undefined;
+  /** IANA zone or ±hh:mm offset where it was recorded. */
+  timezone?: string | null | undefined;
+  /** Provider fields as sent. */
+  metadata?: Record<string, unknown> | undefined;
+  /** Where in the raw object (line, index), kept with a rejected record. */
+  locator?: string | undefined;
+}
+
+export interface WriteSummary {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** Types with inserted or updated records. */
+  types: string[];
+  /** UTC days (YYYY-MM-DD) touched by inserted or updated records. */
+  days: string[];
+}
+
+const TYPE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const CHUNK = 5000;
+
+/**
+ * Normalizes and stores quantity samples idempotently: converts to the storage unit
+ * (keeping original_value and original_unit in metadata), stores a sample seen before
+ * once and updates it when its value changed, records what it cannot store as rejected
+ * records (never quoting a value), and keeps the user's sample streams current.
+ * Call inside the caller's transaction.
+ */
+export async function writeQuantitySamples(
+  db: DbClient,
+  batch: RecordBatch,
+  records: readonly QuantitySampleRecord[],
+): Promise<WriteSummary> {
+  const rejected: RejectedRecordWrite[] = [];
+  const byIdentity = new Map<string, QuantitySampleWrite>();
+  records.forEach((record, index) => {
+    const normalized = normalizeSample(record, batch.provider);
+    if ("reason" in normalized) {
+      rejected.push({ recordKind: "quantity_sample", locator: record.locator ?? `#${index}`, reason: normalized.reason });
+    } else {
+      byIdentity.set(`${normalized.type}\u0000${normalized.dedupeKey}`, normalized);
+    }
+  });
+  const samples = [...byIdentity.values()];
+  const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
+  for (let i = 0; i < samples.length; i += CHUNK) {
+    const result = await upsertQuantitySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
+    changed.inserted += result.inserted;
+    changed.updated += result.updated;
+    for (const row of result.changed) {
+      changed.types.add(row.type);
+      for (const day of utcDays(row.start_date, row.end_date)) changed.days.add(day);
+    }
+  }
+  await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
+  await insertRejectedRecords(db, batch, rejected);
+  return {
+    inserted: changed.inserted,
+    updated: changed.updated,
+    unchanged: samples.length - changed.inserted - changed.updated,
+    rejected: rejected.length,
+    types: [...changed.types].sort(),
+    days: [...changed.days].sort(),
+  };
+}
+
+function normalizeSample(record: QuantitySampleRecord, provider: string): QuantitySampleWrite | { reason: string } {
+  if (!TYPE_NAME.test(record.type)) return { reason: "type is not a snake_case name of at most 64 characters" };
+  const start = record.start_date;
+  const end = record.end_date ?? start;
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return { reason: `${record.type}: start or end is not a valid time` };
+  if (end < start) return { reason: `${record.type}: end_date is before start_date` };
+  if (!Number.isFinite(record.value)) return { reason: `${record.type}: value is not a finite number` };
+  const catalogType = findQuantityType(record.type);
+  let value = record.value;
+  let unit = record.unit ?? "";
+  const metadata: Record<string, unknown> = { ...record.metadata };
+  if (catalogType) {
+    const converted = toStorageUnit(catalogType, record.value, record.unit);
+    if ("error" in converted) return { reason: converted.error };
+    value = converted.value;
+    unit = converted.unit;
+    if (converted.original_unit !== converted.unit) {
+      metadata.original_value = converted.original_value;
+      metadata.original_unit = converted.original_unit;
+    }
+  } else if (!unit) {
+    return { reason: `${record.type}: a type outside the catalog needs a unit` };
+  }
+  if (record.timezone && isTimeZone(record.timezone)) metadata.timezone = record.timezone;
+  const source = record.source ?? null;
+  const device = record.device ?? null;
+  const externalId = record.external_id ?? null;
+  return {
+    type: record.type,
+    value,
+    unit,
+    startDate: start,
+    endDate: end,
+    sourceName: record.source_name ?? null,
+    sourceBundleId: record.source_bundle_id ?? null,
+    deviceModel: record.device_model ?? null,
+    productType: record.product_type ?? null,
+    externalId,
+    isPrimarySource: record.is_primary_source ?? true,
+    wasUserEntered: record.was_user_entered ?? false,
+    metadata,
+    source,
+    sourceKey: source ?? provider,
+    device,
+    onBody: record.on_body ?? false,
+    dedupeKey: recordIdentity({ externalId, start, end, device, sourceName: record.source_name ?? null }),
+  };
+}
+
+/**
+ * A record's identity within its user, provider (and type): the provider's own id when it
+ * has one, else its times, device and source name. A changed value keeps the identity, so
+ * it updates the stored record.
+ */
+export function recordIdentity(r: { externalId: string | null; start: Date; end: Date; device: string | null; sourceName: string | null }): string {
+  if (r.externalId) return `id:${r.externalId}`;
+  return `at:${r.start.toISOString()}/${r.end.toISOString()}/${r.device ?? ""}/${r.sourceName ?? ""}`;
+}
+
+function streamsOf(provider: string, samples: readonly QuantitySampleWrite[]): SampleStreamWrite[] {
+  const streams = new Map<string, SampleStreamWrite>();
+  for (const s of samples) {
+    const key = `${s.type}\u0000${s.sourceKey}\u0000${s.onBody}`;
+    const seconds = Math.ceil((s.endDate.getTime() - s.startDate.getTime()) / 1000);
+    const known = streams.get(key);
+    if (!known) {
+      streams.set(key, { type: s.type, provider, sourceKey: s.sourceKey, onBody: s.onBody, maxDurationSeconds: seconds, firstStart: s.startDate, lastStart: s.startDate });
+    } else {
+      known.maxDurationSeconds = Math.max(known.maxDurationSeconds, seconds);
+      if (s.startDate < known.firstStart) known.firstStart = s.startDate;
+      if (s.startDate > known.lastStart) known.lastStart = s.startDate;
+    }
+  }
+  return [...streams.values()];
+}
+
+/** The UTC dates an interval touches (an instant touches one). */
+export function utcDays(start: Date, end: Date): string[] {
+  const days: string[] = [];
+  const last = end > start ? new Date(end.getTime() - 1) : start;
+  for (let day = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()); day <= last.getTime(); day += 86_400_000) {
+    days.push(new Date(day).toISOString().slice(0, 10));
+  }
+  return days;
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { AppError } from "../errors/app-error.ts";
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { findQuantityType } from "../catalog/index.ts";
+import type { MatchKind } from "../merge/match-kinds.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import type { SqlStream } from "../repositories/merge-sql.ts";
+import {
+  listMergedQuantitySamples,
+  listQuantitySamples,
+  type QuantitySampleRow,
+  type SamplePageQuery,
+} from "../repositories/quantity-sample-repository.ts";
+import { listSampleStreams, userHasSampleType } from "../repositories/sample-stream-repository.ts";
+import { rankStreamsForMetric } from "./source-orders.ts";
+
+export type RecordView = "merged" | "all";
+
+export interface QuantitySampleDto {
+  id: number;
+  type: string;
+  value: number;
+  unit: string;
+  start_date: string;
+  end_date: string;
+  source_name: string | null;
+  source_bundle_id: string | null;
+  device_model: string | null;
+  product_type: string | null;
+  external_id: string | null;
+  is_primary_source: boolean;
+  was_user_entered: boolean;
+  metadata: Record<string, unknown>;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+  outranked?: Array<{ provider: string; source: string }>;
+}
+
+const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
+  id: Number(row.id),
+  type: row.type,
+  value: row.value,
+  unit: row.unit,
+  start_date: row.start_date.toISOString(),
+  end_date: row.end_date.toISOString(),
+  source_name: row.source_name,
+  source_bundle_id: row.source_bundle_id,
+  device_model: row.device_model,
+  product_type: row.product_type,
+  external_id: row.external_id,
+  is_primary_source: row.is_primary_source,
+  was_user_entered: row.was_user_entered,
+  metadata: row.metadata,
+  provider: row.provider,
+  source: row.source,
+  device: row.device,
+  ingested_at: row.ingested_at.toISOString(),
+  ...(row.outranked && { outranked: row.outranked }),
+});
+
+/** Cursor of lists ordered by a time and an integer id. */
+const TimeIdCursor = z.object({ t: z.iso.datetime(), id: z.string().regex(/^\d{1,19}$/) }).strict();
+
+/** How samples of a type match in the merged view; types outside the catalog match when they overlap. */
+export function matchKindOfType(type: string): { kind: MatchKind; group: string } {
+  const known = findQuantityType(type);
+  return known ? { kind: known.merge_kind, group: known.group } : { kind: "other", group: "other" };
+}
+
+/** 400 unless the type is in the catalog or the user has samples of it. */
+export async function checkSampleType(db: DbClient, userId: string, type: string): Promise<void> {
+  if (findQuantityType(type) || (await userHasSampleType(db, userId, type))) return;
+  throw new AppError("bad_request", "type is not a quantity type of the catalog");
+}
+
+/** The user's streams of a type, ranked for the merged view (rank 0 is the best). */
+export async function rankedSampleStreams(db: DbClient, userId: string, type: string): Promise<SqlStream[]> {
+  return rankStreamsForMetric(db, userId, type, await listSampleStreams(db, userId, type));
+}
+
+export async function listSamples(
+  db: DbClient,
+  userId: string,
+  input: { type: string; start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
+): Promise<Page<QuantitySampleDto>> {
+  await checkSampleType(db, userId, input.type);
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeIdCursor);
+  const query: SamplePageQuery = {
+    userId,
+    type: input.type,
+    start: window.start,
+    end: window.end,
+    after: after && { t: new Date(after.t), id: BigInt(after.id) },
+    limit: input.limit,
+  };
+  const rows =
+    input.view === "all"
+      ? await listQuantitySamples(db, query)
+      : await listMergedQuantitySamples(db, query, await rankedSampleStreams(db, userId, input.type), matchKindOfType(input.type).kind);
+  return toPage(rows, input.limit, toSampleDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
+}
