@@ -1,3 +1,4 @@
+import { coverageRouter } from "./routers/coverage/router.ts";
 import { deletionsRouter } from "./routers/deletions/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
 import { samplesRouter } from "./routers/samples/router.ts";
@@ -10,6 +11,7 @@ export const appRouter = router({
   deletions: deletionsRouter,
   samples: samplesRouter,
   sourceOrders: sourceOrdersRouter,
+  coverage: coverageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -18,3 +18,4 @@ export * from "./services/samples.ts";
 export * from "./services/sample-writer.ts";
 export * from "./services/sample-stats.ts";
 export * from "./catalog/index.ts";
+export * from "./services/coverage.ts";

@@ -51,6 +51,7 @@ describe("GET /openapi.yaml", () => {
         "PUT /v1/users/{id}/source-orders/{scope}",
         "DELETE /v1/users/{id}/source-orders/{scope}",
         "GET /v1/users/{id}/source-ranking",
+        "GET /v1/users/{id}/coverage",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();
