@@ -1,7 +1,8 @@
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { createAdminKey, createTenant } from "@svc/core";
 import { withDatabase } from "./database.ts";
 import { readCliEnv } from "./env.ts";
+import { formatSeedResult, seedUser } from "./seed/seed-user.ts";
 
 const program = new Command("svc").description("svc command line").showHelpAfterError();
 
@@ -40,6 +41,37 @@ program
     // withDatabase applies pending migrations before it runs anything.
     await withDatabase(readCliEnv(), async () => undefined);
     console.log("Migrations are up to date.");
+  });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidOption(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError("Not a uuid.");
+  return value.toLowerCase();
+}
+
+function integerOption(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`Not a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+const dev = program.command("dev").description("development helpers");
+
+dev
+  .command("seed")
+  .description("write realistic multi-source health data for an existing user: the N whole UTC days before today, one transaction per day")
+  .requiredOption("--user <id>", "the user's id (uuid)", uuidOption)
+  .option("--days <n>", "how many days, 1 to 3650", integerOption(1, 3650), 90)
+  .option("--heart-rate-every <seconds>", "seconds between the Apple Watch's heart rate samples, 1 to 3600", integerOption(1, 3600), 10)
+  .action(async ({ user, days, heartRateEvery }: { user: string; days: number; heartRateEvery: number }) => {
+    const started = performance.now();
+    const result = await withDatabase(readCliEnv(), (db) =>
+      seedUser(db, { userId: user, days, heartRateEvery, log: (line) => console.log(line) }),
+    );
+    console.log(formatSeedResult(user, result, (performance.now() - started) / 1000));
   });
 
 try {

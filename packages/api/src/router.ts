@@ -3,6 +3,14 @@ import { deletionsRouter } from "./routers/deletions/router.ts";
 import { usersRouter } from "./routers/users/router.ts";
 import { samplesRouter } from "./routers/samples/router.ts";
 import { sourceOrdersRouter } from "./routers/source-orders/router.ts";
+import { categorySamplesRouter } from "./routers/category-samples/router.ts";
+import { sleepRouter } from "./routers/sleep/router.ts";
+import { workoutsRouter } from "./routers/workouts/router.ts";
+import { menstrualCyclesRouter } from "./routers/menstrual-cycles/router.ts";
+import { nutritionRouter } from "./routers/nutrition/router.ts";
+import { dailyRouter } from "./routers/daily/router.ts";
+import { heartbeatsRouter } from "./routers/heartbeats/router.ts";
+import { ecgRouter } from "./routers/ecg/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -12,6 +20,14 @@ export const appRouter = router({
   samples: samplesRouter,
   sourceOrders: sourceOrdersRouter,
   coverage: coverageRouter,
+  categorySamples: categorySamplesRouter,
+  sleep: sleepRouter,
+  workouts: workoutsRouter,
+  menstrualCycles: menstrualCyclesRouter,
+  nutrition: nutritionRouter,
+  daily: dailyRouter,
+  heartbeats: heartbeatsRouter,
+  ecg: ecgRouter,
 });
 
 export type AppRouter = typeof appRouter;

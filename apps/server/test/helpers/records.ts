@@ -1,6 +1,14 @@
 import { expect } from "vitest";
 import { writeQuantitySamples, type QuantitySampleRecord } from "@svc/core";
 import type { TestService } from "./test-service.ts";
+import {
+  writeCategorySamples,
+  writeSleepSessions,
+  writeWorkouts,
+  type CategorySampleRecord,
+  type SleepSessionRecord,
+  type WorkoutRecord,
+} from "@svc/core";
 
 /** A new active user of the tenant whose key is given; returns its id. */
 export async function createUser(svc: TestService, key: string): Promise<string> {
@@ -42,4 +50,50 @@ export async function mintToken(svc: TestService, key: string, userId: string, s
   const answer = await svc.call(`/v1/users/${userId}/tokens`, { key, body: { scopes } });
   expect(answer.status).toBe(201);
   return answer.body.token as string;
+}
+
+/** Stores category samples through the ETL's writer, in one transaction. */
+export function writeCategory(svc: TestService, userId: string, provider: string, records: CategorySampleRecord[]) {
+  return svc.db.$transaction((tx) => writeCategorySamples(tx, { userId, provider }, records));
+}
+
+/** Stores sleep sessions (with their phases) through the ETL's writer, in one transaction. */
+export function writeSleep(svc: TestService, userId: string, provider: string, records: SleepSessionRecord[]) {
+  return svc.db.$transaction((tx) => writeSleepSessions(tx, { userId, provider }, records));
+}
+
+/** Stores workouts (with their routes) through the ETL's writer, in one transaction. */
+export function writeWorkoutRecords(svc: TestService, userId: string, provider: string, records: WorkoutRecord[]) {
+  return svc.db.$transaction((tx) => writeWorkouts(tx, { userId, provider }, records));
+}
+
+import {
+  writeDailySummaries,
+  writeEcgRecordings,
+  writeHeartbeatSeries,
+  writeNutritionLogs,
+  type DailySummaryRecord,
+  type EcgRecordingRecord,
+  type HeartbeatSeriesRecord,
+  type NutritionLogRecord,
+} from "@svc/core";
+
+/** Stores nutrition logs through the ETL's writer, in one transaction. */
+export function writeNutrition(svc: TestService, userId: string, provider: string, records: NutritionLogRecord[]) {
+  return svc.db.$transaction((tx) => writeNutritionLogs(tx, { userId, provider }, records));
+}
+
+/** Stores provider-sent daily summaries through the ETL's writer, in one transaction. */
+export function writeDaily(svc: TestService, userId: string, provider: string, records: DailySummaryRecord[]) {
+  return svc.db.$transaction((tx) => writeDailySummaries(tx, { userId, provider }, records));
+}
+
+/** Stores heartbeat series (with their RR intervals and HRV) through the ETL's writer, in one transaction. */
+export function writeHeartbeats(svc: TestService, userId: string, provider: string, records: HeartbeatSeriesRecord[]) {
+  return svc.db.$transaction((tx) => writeHeartbeatSeries(tx, { userId, provider }, records));
+}
+
+/** Stores ECG recordings with their voltages through the ETL's writer, in one transaction. */
+export function writeEcg(svc: TestService, userId: string, provider: string, records: EcgRecordingRecord[]) {
+  return svc.db.$transaction((tx) => writeEcgRecordings(tx, { userId, provider }, records));
 }

@@ -16,8 +16,8 @@ export const ZCursor = z
   .string()
   .min(1)
   .max(2048)
-  .optional()
-  .describe("Pass back next_cursor from the previous page; omit for the first page.");
+  .describe("Pass back next_cursor from the previous page; omit for the first page.")
+  .optional();
 
 /** A list answer: `{data, next_cursor}`. */
 export const ZPage = <T extends z.ZodType>(item: T) =>

@@ -10,8 +10,8 @@ const timeBound = (which: string) =>
   z
     .string()
     .max(64)
-    .optional()
-    .describe(`${which} of the half-open window start <= time < end: an RFC 3339 time or a YYYY-MM-DD date (midnight UTC).`);
+    .describe(`${which} of the half-open window start <= time < end: an RFC 3339 time or a YYYY-MM-DD date (midnight UTC).`)
+    .optional();
 
 export const ZWindowStart = timeBound("Start");
 export const ZWindowEnd = timeBound("End");
@@ -29,10 +29,10 @@ export const ZProvenance = {
 
 export const ZOutranked = z
   .array(z.object({ provider: z.string(), source: z.string() }))
-  .optional()
   .describe(
     "Merged view only: the worse ranked streams (provider and source, the provider when the vendor is unknown) that had a matching record, left out in favour of this one.",
-  );
+  )
+  .optional();
 
 export const readErrors = {
   400: "Invalid filter, window, limit or cursor",

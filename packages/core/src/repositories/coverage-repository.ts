@@ -21,7 +21,7 @@ export interface CoverageRow {
   count: number;
 }
 
-/** Records of a user per kind, provider and UTC day in [start, end). */
+/** Records of a user per kind, provider and UTC day in [start, end); daily summaries svc derived are not the provider's records. */
 export function countRecordsPerDay(
   db: DbClient,
   q: { userId: string; start: Date; end: Date; provider?: string | undefined },
@@ -37,7 +37,7 @@ export function countRecordsPerDay(
   const daily = Prisma.sql`
     SELECT 'daily_summaries' AS kind, provider, to_char(date, 'YYYY-MM-DD') AS day, count(*)::int AS count
     FROM daily_summaries
-    WHERE user_id = ${q.userId}::uuid AND date >= ${q.start}::date AND date < ${q.end}::date${provider}
+    WHERE user_id = ${q.userId}::uuid AND NOT derived AND date >= ${q.start}::date AND date < ${q.end}::date${provider}
     GROUP BY 2, 3`;
   return db.$queryRaw<CoverageRow[]>`${Prisma.join([...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
 }

@@ -17,7 +17,7 @@ export interface MergeTable {
   table: string;
   start: string;
   end: string;
-  /** Columns two records must share to be of one metric (e.g. `type`). */
+  /** Columns two records must share to be of one metric (e.g. `type`); none when the table holds one metric. */
   sameMetric: string[];
 }
 
@@ -55,7 +55,7 @@ function matchInStream(t: MergeTable, kind: MatchKind, r: string): Prisma.Sql {
             AND greatest(${oEnd}, ${oStart} + interval '1 millisecond') > ${rStart}`;
   return Prisma.sql`EXISTS (
     SELECT 1 FROM ${Prisma.raw(t.table)} o
-    WHERE o.user_id = ${col(r, "user_id")}${Prisma.join(sameMetric, "")}
+    WHERE o.user_id = ${col(r, "user_id")}${sameMetric.length > 0 ? Prisma.join(sameMetric, "") : Prisma.empty}
       AND o.source_key = w.source_key AND o.provider = w.provider AND o.on_body = w.on_body
       AND ${close}
   )`;

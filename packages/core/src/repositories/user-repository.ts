@@ -13,6 +13,11 @@ export function findActiveUser(db: DbClient, tenantId: string, id: string): Prom
   return db.user.findFirst({ where: { id, tenantId, status: "active" }, select: userFields });
 }
 
+/** An active user by id alone, whatever its tenant: for instance-level tools (the CLI). */
+export function findActiveUserById(db: DbClient, id: string): Promise<UserRow | null> {
+  return db.user.findFirst({ where: { id, status: "active" }, select: userFields });
+}
+
 /** Active users of a tenant, oldest first, after the cursor; one row more than `limit`. */
 export function listActiveUsers(
   db: DbClient,

@@ -4,6 +4,7 @@ import { upsertQuantitySamples, type QuantitySampleWrite } from "../repositories
 import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "../repositories/sample-stream-repository.ts";
 import { isTimeZone } from "../time-zones.ts";
+import { affectsDailyTotals, refreshDerivedDailyTotals } from "./daily-totals.ts";
 
 /** Where a batch of records came from: one user, one provider, usually one raw object. */
 export interface RecordBatch {
@@ -90,6 +91,7 @@ export async function writeQuantitySamples(
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
   await insertRejectedRecords(db, batch, rejected);
+  if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changed.days]);
   return {
     inserted: changed.inserted,
     updated: changed.updated,

@@ -3,7 +3,7 @@ import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { insertDeletionJob } from "../repositories/deletion-job-repository.ts";
 import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
-import { findActiveUser, insertUser, listActiveUsers, markUserDeleting, type UserRow } from "../repositories/user-repository.ts";
+import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserRow } from "../repositories/user-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { isUniqueViolation } from "../repositories/prisma-errors.ts";
 
@@ -39,6 +39,16 @@ export async function getUser(db: DbClient, tenantId: string, userId: string): P
 /** The user when it is active in the tenant; 404 otherwise (other tenant, deleting, gone). */
 export async function requireActiveUser(db: DbClient, tenantId: string, userId: string): Promise<UserRow> {
   const user = await findActiveUser(db, tenantId, userId);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/**
+ * The user when it is active, looked up by id alone (instance-level tools such as the CLI,
+ * which act outside any tenant); 404 otherwise (deleting, gone).
+ */
+export async function requireActiveUserById(db: DbClient, userId: string): Promise<UserRow> {
+  const user = await findActiveUserById(db, userId);
   if (!user) throw userNotFound();
   return user;
 }

@@ -31,8 +31,8 @@ export const ZCreateUserTokenRequestSchema = z.strictObject({
     .number()
     .int()
     .min(1)
-    .optional()
-    .describe("Lifetime in seconds: default 3600, at most 86400 (2592000 for a read-only token)."),
+    .describe("Lifetime in seconds: default 3600, at most 86400 (2592000 for a read-only token).")
+    .optional(),
 });
 
 export const ZCreateUserTokenResponseSchema = z.object({

@@ -1,0 +1,4 @@
+import { router } from "../../trpc.ts";
+import { listMenstrualCycles } from "./list-menstrual-cycles.ts";
+
+export const menstrualCyclesRouter = router({ listMenstrualCycles });

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import {
+  listDailySummaries as listDailyRows,
+  listDailySummaryStreams,
+  listMergedDailySummaries,
+  type DailyPageQuery,
+  type DailySummaryRow,
+} from "../repositories/daily-summary-repository.ts";
+import type { RecordView } from "./samples.ts";
+import { rankStreamsForMetric } from "./source-orders.ts";
+
+export interface DailySummaryDto {
+  id: string;
+  date: string;
+  timezone: string | null;
+  steps: number | null;
+  distance_meters: number | null;
+  active_energy_kcal: number | null;
+  total_energy_kcal: number | null;
+  floors_climbed: number | null;
+  active_seconds: number | null;
+  resting_heart_rate: number | null;
+  average_heart_rate: number | null;
+  hrv_rmssd: number | null;
+  sleep_seconds: number | null;
+  score: number | null;
+  derived: boolean;
+  metadata: Record<string, unknown>;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+  outranked?: Array<{ provider: string; source: string }>;
+}
+
+const toDailyDto = (row: DailySummaryRow): DailySummaryDto => ({
+  id: row.id,
+  date: row.date,
+  timezone: row.timezone,
+  steps: row.steps,
+  distance_meters: row.distance_meters,
+  active_energy_kcal: row.active_energy_kcal,
+  total_energy_kcal: row.total_energy_kcal,
+  floors_climbed: row.floors_climbed,
+  active_seconds: row.active_seconds,
+  resting_heart_rate: row.resting_heart_rate,
+  average_heart_rate: row.average_heart_rate,
+  hrv_rmssd: row.hrv_rmssd,
+  sleep_seconds: row.sleep_seconds,
+  score: row.score,
+  derived: row.derived,
+  metadata: row.metadata,
+  provider: row.provider,
+  source: row.source,
+  device: row.device,
+  ingested_at: row.ingested_at.toISOString(),
+  ...(row.outranked && { outranked: row.outranked }),
+});
+
+/** Cursor of the daily list: the last row's date and id. */
+const DateUuidCursor = z.object({ d: z.iso.date(), id: z.uuid() }).strict();
+
+/** The metric daily summaries are ranked as (group activity). */
+export const DAILY_SUMMARY_METRIC = "daily_summary";
+
+/**
+ * A user's daily summaries by date, then id. start and end are compared as dates: a
+ * YYYY-MM-DD, or the date part of an RFC 3339 time as written (its local date). In the
+ * merged view (default) one summary per date is kept: that of the best ranked stream for
+ * the metric `daily_summary`, listing the streams it outranked.
+ */
+export async function listDailySummaries(
+  db: DbClient,
+  userId: string,
+  input: { start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
+): Promise<Page<DailySummaryDto>> {
+  parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, DateUuidCursor);
+  const query: DailyPageQuery = {
+    userId,
+    startDate: input.start?.slice(0, 10),
+    endDate: input.end?.slice(0, 10),
+    after,
+    limit: input.limit,
+  };
+  let rows: DailySummaryRow[];
+  if (input.view === "all") {
+    rows = await listDailyRows(db, query);
+  } else {
+    const streams = (await listDailySummaryStreams(db, userId)).map((s) => ({ ...s, maxDurationSeconds: 86_400 }));
+    rows = await listMergedDailySummaries(db, query, await rankStreamsForMetric(db, userId, DAILY_SUMMARY_METRIC, streams));
+  }
+  return toPage(rows, input.limit, toDailyDto, (row) => ({ d: row.date, id: row.id }));
+}

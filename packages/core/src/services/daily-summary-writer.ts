@@ -1,0 +1,115 @@
+import type { DbClient } from "../repositories/db-client.ts";
+import { upsertDailySummaries, type DailySummaryWrite } from "../repositories/daily-summary-repository.ts";
+import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { checkAmounts, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";
+import type { RecordBatch, WriteSummary } from "./sample-writer.ts";
+import { isTimeZone } from "../time-zones.ts";
+
+/** A provider's figures for one local day, as a parser produces them. */
+export interface DailySummaryRecord extends Omit<RecordProvenanceInput, "external_id" | "source_name"> {
+  /** The local date, YYYY-MM-DD. */
+  date: string;
+  steps?: number | null | undefined;
+  distance_meters?: number | null | undefined;
+  active_energy_kcal?: number | null | undefined;
+  total_energy_kcal?: number | null | undefined;
+  floors_climbed?: number | null | undefined;
+  /** Rounded to whole seconds. */
+  active_seconds?: number | null | undefined;
+  resting_heart_rate?: number | null | undefined;
+  average_heart_rate?: number | null | undefined;
+  hrv_rmssd?: number | null | undefined;
+  /** Rounded to whole seconds. */
+  sleep_seconds?: number | null | undefined;
+  score?: number | null | undefined;
+}
+
+const FIGURES = [
+  "steps",
+  "distance_meters",
+  "active_energy_kcal",
+  "total_energy_kcal",
+  "floors_climbed",
+  "active_seconds",
+  "resting_heart_rate",
+  "average_heart_rate",
+  "hrv_rmssd",
+  "sleep_seconds",
+  "score",
+] as const;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MAX_SECONDS_A_DAY = 2 * 86_400;
+
+/** Whether a string is a YYYY-MM-DD date of the calendar (2026-02-30 is not). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * Stores a provider's daily summaries, one per provider and local date (the last one of a
+ * batch for a date wins). A sent summary replaces the summary svc derived from samples for
+ * that day, and derivation never replaces it afterwards. Only changed summaries are
+ * written; what cannot be stored becomes a rejected record whose reason never quotes a
+ * value. Call inside the caller's transaction.
+ */
+export async function writeDailySummaries(db: DbClient, batch: RecordBatch, summaries: readonly DailySummaryRecord[]): Promise<WriteSummary> {
+  const rejected: RejectedRecordWrite[] = [];
+  const byDate = new Map<string, DailySummaryWrite>();
+  summaries.forEach((record, index) => {
+    const normalized = normalizeDailySummary(record, batch.provider);
+    if ("reason" in normalized) {
+      rejected.push({ recordKind: "daily_summary", locator: record.locator ?? `#${index}`, reason: normalized.reason });
+    } else {
+      byDate.set(normalized.date, normalized);
+    }
+  });
+  const rows = [...byDate.values()];
+  const result = await upsertDailySummaries(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, rows, false);
+  await insertRejectedRecords(db, batch, rejected);
+  return {
+    inserted: result.inserted,
+    updated: result.updated,
+    unchanged: rows.length - result.inserted - result.updated,
+    rejected: rejected.length,
+    types: result.dates.length > 0 ? ["daily_summary"] : [],
+    days: [...result.dates].sort(),
+  };
+}
+
+function normalizeDailySummary(record: DailySummaryRecord, provider: string): DailySummaryWrite | { reason: string } {
+  if (typeof record.date !== "string" || !isCalendarDate(record.date)) return { reason: "daily_summary: date is not a YYYY-MM-DD date" };
+  const figures = checkAmounts("daily_summary", record, FIGURES);
+  if ("reason" in figures) return figures;
+  for (const field of ["active_seconds", "sleep_seconds"] as const) {
+    const seconds = figures[field];
+    if (seconds !== null && seconds > MAX_SECONDS_A_DAY) return { reason: `daily_summary: ${field} is more than two days` };
+  }
+  // The zone has its own column here rather than metadata.timezone.
+  const timezone = record.timezone && isTimeZone(record.timezone) ? record.timezone : null;
+  const provenance = normalizeProvenance({ ...record, timezone: null }, provider);
+  return {
+    date: record.date,
+    timezone,
+    steps: figures.steps,
+    distanceMeters: figures.distance_meters,
+    activeEnergyKcal: figures.active_energy_kcal,
+    totalEnergyKcal: figures.total_energy_kcal,
+    floorsClimbed: figures.floors_climbed,
+    activeSeconds: figures.active_seconds === null ? null : Math.round(figures.active_seconds),
+    restingHeartRate: figures.resting_heart_rate,
+    averageHeartRate: figures.average_heart_rate,
+    hrvRmssd: figures.hrv_rmssd,
+    sleepSeconds: figures.sleep_seconds === null ? null : Math.round(figures.sleep_seconds),
+    score: figures.score,
+    metadata: provenance.metadata,
+    source: provenance.source,
+    sourceKey: provenance.sourceKey,
+    device: provenance.device,
+    onBody: provenance.onBody,
+  };
+}

@@ -1,0 +1,56 @@
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { listHrvResults as listHrvRows, type HrvResultRow } from "../repositories/heartbeat-repository.ts";
+import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+
+export interface HrvResultDto {
+  series_id: string;
+  first_beat_at: string;
+  last_beat_at: string;
+  beat_count: number;
+  rmssd_ms: number | null;
+  sdnn_ms: number | null;
+  pnn50: number | null;
+  mean_rr_ms: number | null;
+  mean_heart_rate: number | null;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+}
+
+const toHrvDto = (row: HrvResultRow): HrvResultDto => ({
+  series_id: row.series_id,
+  first_beat_at: row.first_beat_at.toISOString(),
+  last_beat_at: row.last_beat_at.toISOString(),
+  beat_count: row.beat_count,
+  rmssd_ms: row.rmssd_ms,
+  sdnn_ms: row.sdnn_ms,
+  pnn50: row.pnn50,
+  mean_rr_ms: row.mean_rr_ms,
+  mean_heart_rate: row.mean_heart_rate,
+  provider: row.provider,
+  source: row.source,
+  device: row.device,
+  ingested_at: row.ingested_at.toISOString(),
+});
+
+/** HRV of a user's heartbeat series by the series' first beat (start and end filter on it), optionally of one series. */
+export async function listHrvResults(
+  db: DbClient,
+  userId: string,
+  input: { series_id?: string | undefined; start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
+): Promise<Page<HrvResultDto>> {
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
+  const rows = await listHrvRows(db, {
+    userId,
+    seriesId: input.series_id,
+    start: window.start,
+    end: window.end,
+    after: afterUuid(after),
+    limit: input.limit,
+  });
+  return toPage(rows, input.limit, toHrvDto, (row) => ({ t: row.first_beat_at.toISOString(), id: row.series_id }));
+}

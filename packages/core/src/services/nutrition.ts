@@ -1,0 +1,74 @@
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { listNutritionLogs as listNutritionRows, type NutritionLogRow } from "../repositories/nutrition-log-repository.ts";
+import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+
+/** The meals a nutrition log can name; the writer stores anything else as null. */
+export type MealType = "breakfast" | "lunch" | "dinner" | "snack";
+
+export interface NutritionLogDto {
+  id: string;
+  start_date: string;
+  end_date: string;
+  meal_type: MealType | null;
+  name: string | null;
+  energy_kcal: number | null;
+  protein_grams: number | null;
+  carbohydrates_grams: number | null;
+  fat_grams: number | null;
+  fiber_grams: number | null;
+  sugar_grams: number | null;
+  sodium_milligrams: number | null;
+  water_milliliters: number | null;
+  nutrients: Record<string, { value: number; unit: string }>;
+  source_name: string | null;
+  external_id: string | null;
+  metadata: Record<string, unknown>;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+}
+
+const toNutritionDto = (row: NutritionLogRow): NutritionLogDto => ({
+  id: row.id,
+  start_date: row.start_date.toISOString(),
+  end_date: row.end_date.toISOString(),
+  meal_type: row.meal_type as MealType | null,
+  name: row.name,
+  energy_kcal: row.energy_kcal,
+  protein_grams: row.protein_grams,
+  carbohydrates_grams: row.carbohydrates_grams,
+  fat_grams: row.fat_grams,
+  fiber_grams: row.fiber_grams,
+  sugar_grams: row.sugar_grams,
+  sodium_milligrams: row.sodium_milligrams,
+  water_milliliters: row.water_milliliters,
+  nutrients: row.nutrients,
+  source_name: row.source_name,
+  external_id: row.external_id,
+  metadata: row.metadata,
+  provider: row.provider,
+  source: row.source,
+  device: row.device,
+  ingested_at: row.ingested_at.toISOString(),
+});
+
+/** A user's nutrition logs by start_date, oldest first (every provider's; there is no merged view). */
+export async function listNutritionLogs(
+  db: DbClient,
+  userId: string,
+  input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
+): Promise<Page<NutritionLogDto>> {
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
+  const rows = await listNutritionRows(db, {
+    userId,
+    start: window.start,
+    end: window.end,
+    after: afterUuid(after),
+    limit: input.limit,
+  });
+  return toPage(rows, input.limit, toNutritionDto, (row) => ({ t: row.start_date.toISOString(), id: row.id }));
+}

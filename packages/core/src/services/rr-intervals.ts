@@ -1,0 +1,46 @@
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { listRrIntervals as listRrRows, type RrIntervalRow } from "../repositories/heartbeat-repository.ts";
+import { afterBigint, TimeBigintCursor } from "../record-cursors.ts";
+
+export interface RrIntervalDto {
+  series_id: string;
+  timestamp: string;
+  interval_ms: number;
+  preceded_by_gap: boolean;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+}
+
+const toRrDto = (row: RrIntervalRow): RrIntervalDto => ({
+  series_id: row.series_id,
+  timestamp: row.timestamp.toISOString(),
+  interval_ms: row.interval_ms,
+  preceded_by_gap: row.preceded_by_gap,
+  provider: row.provider,
+  source: row.source,
+  device: row.device,
+  ingested_at: row.ingested_at.toISOString(),
+});
+
+/** A user's RR intervals by the time of the beat that ends each, optionally of one series. */
+export async function listRrIntervals(
+  db: DbClient,
+  userId: string,
+  input: { series_id?: string | undefined; start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
+): Promise<Page<RrIntervalDto>> {
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
+  const rows = await listRrRows(db, {
+    userId,
+    seriesId: input.series_id,
+    start: window.start,
+    end: window.end,
+    after: afterBigint(after),
+    limit: input.limit,
+  });
+  return toPage(rows, input.limit, toRrDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));
+}

@@ -1,0 +1,106 @@
+import { AppError } from "../errors/app-error.ts";
+import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { afterBigint, afterUuid, TimeBigintCursor, TimeUuidCursor } from "../record-cursors.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { listStreamsOf } from "../repositories/merge-sql.ts";
+import { selectSleepPhases, type SleepPhaseRow } from "../repositories/sleep-phase-repository.ts";
+import {
+  findSleepSessionOfUser,
+  selectMergedSleepSessions,
+  selectSleepSessions,
+  SLEEP_TABLE,
+  type SleepPageQuery,
+  type SleepSessionRow,
+} from "../repositories/sleep-session-repository.ts";
+import type { SleepStage } from "../sleep/stage-totals.ts";
+import { parseTimeWindow } from "../time-window.ts";
+import type { RecordView } from "./samples.ts";
+import { rankStreamsForMetric } from "./source-orders.ts";
+
+export interface SleepSessionDto {
+  id: string;
+  /** Stored only as validated by the writer. */
+  kind: "sleep" | "nap";
+  bedtime_start: string;
+  bedtime_end: string;
+  timezone: string | null;
+  total_sleep_seconds: number | null;
+  awake_seconds: number | null;
+  light_seconds: number | null;
+  deep_seconds: number | null;
+  rem_seconds: number | null;
+  latency_seconds: number | null;
+  efficiency: number | null;
+  score: number | null;
+  average_heart_rate: number | null;
+  lowest_heart_rate: number | null;
+  average_hrv: number | null;
+  respiratory_rate: number | null;
+  source_name: string | null;
+  external_id: string | null;
+  metadata: Record<string, unknown>;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+  outranked?: Array<{ provider: string; source: string }>;
+}
+
+export interface SleepPhaseDto {
+  id: number;
+  stage: SleepStage;
+  start_date: string;
+  end_date: string;
+}
+
+const toSessionDto = ({ kind, bedtime_start, bedtime_end, ingested_at, outranked, ...row }: SleepSessionRow): SleepSessionDto => ({
+  ...row,
+  kind: kind === "nap" ? "nap" : "sleep",
+  bedtime_start: bedtime_start.toISOString(),
+  bedtime_end: bedtime_end.toISOString(),
+  ingested_at: ingested_at.toISOString(),
+  ...(outranked && { outranked }),
+});
+
+const toPhaseDto = (row: SleepPhaseRow): SleepPhaseDto => ({
+  id: Number(row.id),
+  stage: row.stage as SleepStage,
+  start_date: row.start_date.toISOString(),
+  end_date: row.end_date.toISOString(),
+});
+
+/** The metric of sleep sessions in the merged view and the order of sources. */
+export const SLEEP_METRIC = "sleep_session";
+
+/**
+ * GET /v1/users/{id}/sleep: sessions (sleep and naps) ordered by bedtime_start then id. In
+ * the merged view two sessions match when they share at least half of the shorter one.
+ */
+export async function listSleepSessions(
+  db: DbClient,
+  userId: string,
+  input: { start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
+): Promise<Page<SleepSessionDto>> {
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
+  const query: SleepPageQuery = { userId, start: window.start, end: window.end, after: afterUuid(after), limit: input.limit };
+  const rows =
+    input.view === "all"
+      ? await selectSleepSessions(db, query)
+      : await selectMergedSleepSessions(db, query, await rankStreamsForMetric(db, userId, SLEEP_METRIC, await listStreamsOf(db, SLEEP_TABLE, userId)));
+  return toPage(rows, input.limit, toSessionDto, (row) => ({ t: row.bedtime_start.toISOString(), id: row.id }));
+}
+
+/** GET /v1/users/{id}/sleep/{session_id}/phases: 404 unless the session is the user's. */
+export async function listSleepPhases(
+  db: DbClient,
+  userId: string,
+  sessionId: string,
+  input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
+): Promise<Page<SleepPhaseDto>> {
+  const window = parseTimeWindow(input);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
+  if (!(await findSleepSessionOfUser(db, userId, sessionId))) throw new AppError("not_found", "No such sleep session.");
+  const rows = await selectSleepPhases(db, { sessionId, start: window.start, end: window.end, after: afterBigint(after), limit: input.limit });
+  return toPage(rows, input.limit, toPhaseDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
+}
