@@ -129,3 +129,20 @@ describe("GET /v1/users/{id}/samples", () => {
     for (const r of rejected) expect(r.reason).not.toContain("72.5");
   });
 });
+
+describe("planner statistics", () => {
+  it("are refreshed by a bulk write, so a read right after an import gets index plans", async () => {
+    const user = await createUser(svc, key);
+    const start = Date.parse("2025-06-01T00:00:00Z");
+    const before = await svc.db.$queryRaw<Array<{ rows: number }>>`SELECT reltuples::float8 AS rows FROM pg_class WHERE relname = 'quantity_samples'`;
+    await writeSamples(
+      svc,
+      user,
+      "garmin",
+      Array.from({ length: 20_000 }, (_, i) => ({ type: "heart_rate", value: 60, start_date: new Date(start + i * 5000), source: "garmin" })),
+    );
+    const after = await svc.db.$queryRaw<Array<{ rows: number }>>`SELECT reltuples::float8 AS rows FROM pg_class WHERE relname = 'quantity_samples'`;
+    expect(after[0]!.rows).toBeGreaterThanOrEqual(20_000);
+    expect(after[0]!.rows).toBeGreaterThan(before[0]!.rows);
+  });
+});

@@ -1,6 +1,7 @@
 import { findCategoryType } from "../catalog/index.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertCategorySamples, type CategorySampleWrite } from "../repositories/category-sample-repository.ts";
+import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
 import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
 import { isTimeZone } from "../time-zones.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "./menstrual-cycles.ts";
@@ -66,6 +67,7 @@ export async function writeCategorySamples(
     }
   }
   await insertRejectedRecords(db, batch, rejected);
+  await analyzeAfterBulkWrite(db, "category_samples", changed.inserted);
   if (changed.types.has(MENSTRUAL_FLOW)) await recomputeMenstrualCycles(db, batch.userId);
   return {
     inserted: changed.inserted,

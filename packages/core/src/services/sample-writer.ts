@@ -3,6 +3,7 @@ import type { DbClient } from "../repositories/db-client.ts";
 import { upsertQuantitySamples, type QuantitySampleWrite } from "../repositories/quantity-sample-repository.ts";
 import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "../repositories/sample-stream-repository.ts";
+import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
 import { isTimeZone } from "../time-zones.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "./daily-totals.ts";
 
@@ -91,6 +92,7 @@ export async function writeQuantitySamples(
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
   await insertRejectedRecords(db, batch, rejected);
+  await analyzeAfterBulkWrite(db, "quantity_samples", changed.inserted);
   if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changed.days]);
   return {
     inserted: changed.inserted,
