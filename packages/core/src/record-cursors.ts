@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decodeCursor } from "./cursor.ts";
 
 /**
  * Sort keys of record lists ordered by a time and then the id, as encoded in their opaque
@@ -21,8 +22,25 @@ export interface AfterTimeUuid {
   id: string;
 }
 
-export const afterBigint = (cursor: TimeBigintCursor | undefined): AfterTimeBigint | undefined =>
-  cursor && { t: new Date(cursor.t), id: BigInt(cursor.id) };
+/** One page of a user's records with a time in [start, end), after a position, as repositories take it. */
+export interface TimePageQuery<After> {
+  userId: string;
+  start?: Date | undefined;
+  end?: Date | undefined;
+  after?: After | undefined;
+  limit: number;
+}
 
-export const afterUuid = (cursor: TimeUuidCursor | undefined): AfterTimeUuid | undefined =>
-  cursor && { t: new Date(cursor.t), id: cursor.id };
+/** The position a list's `cursor` parameter names (none: the first page); a cursor that does not decode is a 400. */
+export function decodeAfterBigint(cursor: string | undefined): AfterTimeBigint | undefined {
+  if (cursor === undefined) return undefined;
+  const position = decodeCursor(cursor, TimeBigintCursor);
+  return { t: new Date(position.t), id: BigInt(position.id) };
+}
+
+/** As decodeAfterBigint, for lists whose ids are uuids. */
+export function decodeAfterUuid(cursor: string | undefined): AfterTimeUuid | undefined {
+  if (cursor === undefined) return undefined;
+  const position = decodeCursor(cursor, TimeUuidCursor);
+  return { t: new Date(position.t), id: position.id };
+}

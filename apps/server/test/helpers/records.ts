@@ -1,14 +1,31 @@
 import { expect } from "vitest";
-import { writeQuantitySamples, type QuantitySampleRecord } from "@svc/core";
-import type { TestService } from "./test-service.ts";
 import {
   writeCategorySamples,
+  writeDailySummaries,
+  writeEcgRecordings,
+  writeHeartbeatSeries,
+  writeNutritionLogs,
+  writeQuantitySamples,
   writeSleepSessions,
   writeWorkouts,
   type CategorySampleRecord,
+  type DailySummaryRecord,
+  type EcgRecordingRecord,
+  type HeartbeatSeriesRecord,
+  type NutritionLogRecord,
+  type QuantitySampleRecord,
   type SleepSessionRecord,
   type WorkoutRecord,
 } from "@svc/core";
+import { startTestService, type CallResult, type TestService } from "./test-service.ts";
+
+/** The service with two tenants: `key` is the first one's API key, `otherKey` the second one's. */
+export async function startWithTwoTenants(): Promise<{ svc: TestService; key: string; otherKey: string }> {
+  const svc = await startTestService();
+  const key = (await svc.createTenant()).api_key;
+  const otherKey = (await svc.createTenant()).api_key;
+  return { svc, key, otherKey };
+}
 
 /** A new active user of the tenant whose key is given; returns its id. */
 export async function createUser(svc: TestService, key: string): Promise<string> {
@@ -52,6 +69,37 @@ export async function mintToken(svc: TestService, key: string, userId: string, s
   return answer.body.token as string;
 }
 
+/** A 400 problem whose detail names `field`. */
+export function expectBadRequest(answer: CallResult, field: string): void {
+  expect(answer.status, answer.text).toBe(400);
+  expect(answer.headers.get("content-type")).toContain("application/problem+json");
+  expect(answer.body.detail).toContain(field);
+}
+
+/**
+ * Checks who may read `pathFor(user)`: another tenant's key gets 404, a token of the user
+ * with scope read 200, the same token on another user of the tenant 404, a token with
+ * scope upload only 403, and a call without a secret 401. Returns the read token's answer.
+ */
+export async function expectReadAccessRules(
+  svc: TestService,
+  tenants: { key: string; otherKey: string },
+  user: string,
+  pathFor: (userId: string) => string,
+): Promise<CallResult> {
+  const path = pathFor(user);
+  expect((await svc.call(path, { key: tenants.otherKey })).status).toBe(404);
+  const reader = await mintToken(svc, tenants.key, user, ["read"]);
+  const own = await svc.call(path, { key: reader });
+  expect(own.status, own.text).toBe(200);
+  const otherUser = await createUser(svc, tenants.key);
+  expect((await svc.call(pathFor(otherUser), { key: reader })).status).toBe(404);
+  const uploader = await mintToken(svc, tenants.key, user, ["upload"]);
+  expect((await svc.call(path, { key: uploader })).status).toBe(403);
+  expect((await svc.call(path, {})).status).toBe(401);
+  return own;
+}
+
 /** Stores category samples through the ETL's writer, in one transaction. */
 export function writeCategory(svc: TestService, userId: string, provider: string, records: CategorySampleRecord[]) {
   return svc.db.$transaction((tx) => writeCategorySamples(tx, { userId, provider }, records));
@@ -66,17 +114,6 @@ export function writeSleep(svc: TestService, userId: string, provider: string, r
 export function writeWorkoutRecords(svc: TestService, userId: string, provider: string, records: WorkoutRecord[]) {
   return svc.db.$transaction((tx) => writeWorkouts(tx, { userId, provider }, records));
 }
-
-import {
-  writeDailySummaries,
-  writeEcgRecordings,
-  writeHeartbeatSeries,
-  writeNutritionLogs,
-  type DailySummaryRecord,
-  type EcgRecordingRecord,
-  type HeartbeatSeriesRecord,
-  type NutritionLogRecord,
-} from "@svc/core";
 
 /** Stores nutrition logs through the ETL's writer, in one transaction. */
 export function writeNutrition(svc: TestService, userId: string, provider: string, records: NutritionLogRecord[]) {

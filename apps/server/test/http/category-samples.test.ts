@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CategorySampleRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeCategory } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeCategory } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -115,26 +113,14 @@ describe("GET /v1/users/{id}/category-samples", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/category-samples?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/problem+json");
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/category-samples?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
-    const other = await createUser(svc, key);
     await writeCategory(svc, user, "apple_health", [headache(0)]);
-    const path = `/v1/users/${user}/category-samples`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(path, { key: reader });
-    expect(own.status).toBe(200);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/category-samples`);
     expect(own.body.data).toHaveLength(1);
-    expect((await svc.call(`/v1/users/${other}/category-samples`, { key: reader })).status).toBe(404);
-    const uploader = await mintToken(svc, key, user, ["upload"]);
-    expect((await svc.call(path, { key: uploader })).status).toBe(403);
-    expect((await svc.call(path, {})).status).toBe(401);
   });
 
   it("stores a sample written twice once, and updates it when its value changes", async () => {

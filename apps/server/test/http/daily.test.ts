@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshDerivedDailyTotals, type DailySummaryRecord, type QuantitySampleRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeDaily, writeSamples } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeDaily, writeSamples } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -321,22 +319,13 @@ describe("GET /v1/users/{id}/daily: rules", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/daily?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/daily?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
-    const other = await createUser(svc, key);
     await writeDaily(svc, user, "garmin", [summary("2026-03-01")]);
-    const path = `/v1/users/${user}/daily`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(path, { key: reader });
-    expect(own.status).toBe(200);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/daily`);
     expect(own.body.data).toHaveLength(1);
-    expect((await svc.call(`/v1/users/${other}/daily`, { key: reader })).status).toBe(404);
-    expect((await svc.call(path, { key: await mintToken(svc, key, user, ["upload"]) })).status).toBe(403);
   });
 });

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EcgRecordingRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeEcg } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeEcg } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -80,9 +78,7 @@ describe("GET /v1/users/{id}/ecg", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/ecg?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/ecg?${query}`, { key }), field);
   });
 });
 
@@ -130,19 +126,11 @@ describe("GET /v1/users/{id}/ecg/{ecg_id}", () => {
     const other = await createUser(svc, key);
     await writeEcg(svc, user, "apple_health", [recording(0)]);
     const [listed] = (await svc.call(`/v1/users/${user}/ecg`, { key })).body.data;
-    const path = `/v1/users/${user}/ecg/${listed.id}`;
     expect((await svc.call(`/v1/users/${other}/ecg/${listed.id}`, { key })).status).toBe(404);
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user}/ecg/00000000-0000-4000-8000-000000000000`, { key })).status).toBe(404);
-    const bad = await svc.call(`/v1/users/${user}/ecg/nope`, { key });
-    expect(bad.status).toBe(400);
-    expect(bad.body.detail).toContain("ecg_id");
+    expectBadRequest(await svc.call(`/v1/users/${user}/ecg/nope`, { key }), "ecg_id");
 
-    const reader = await mintToken(svc, key, user, ["read"]);
-    expect((await svc.call(path, { key: reader })).status).toBe(200);
-    expect((await svc.call(`/v1/users/${user}/ecg`, { key: reader })).status).toBe(200);
-    expect((await svc.call(`/v1/users/${other}/ecg`, { key: reader })).status).toBe(404);
-    expect((await svc.call(`/v1/users/${user}/ecg`, { key: otherKey })).status).toBe(404);
-    expect((await svc.call(path, { key: await mintToken(svc, key, user, ["upload"]) })).status).toBe(403);
+    await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/ecg/${listed.id}`);
+    await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/ecg`);
   });
 });

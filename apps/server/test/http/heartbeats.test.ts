@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeartbeatSeriesRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeHeartbeats } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeHeartbeats } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -194,23 +192,16 @@ describe("heartbeat series: RR intervals and HRV", () => {
     ["hrv", "cursor=nonsense", "cursor"],
   ])("GET %s answers 400 for %s", async (resource, query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/${resource}?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/${resource}?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
     const other = await createUser(svc, key);
     await writeHeartbeats(svc, user, "polar", [strapSeries()]);
-    const reader = await mintToken(svc, key, user, ["read"]);
     for (const resource of ["rr-intervals", "hrv"]) {
-      const path = `/v1/users/${user}/${resource}`;
-      expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-      const own = await svc.call(path, { key: reader });
-      expect(own.status).toBe(200);
+      const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/${resource}`);
       expect(own.body.data.length).toBeGreaterThan(0);
-      expect((await svc.call(`/v1/users/${other}/${resource}`, { key: reader })).status).toBe(404);
     }
     // Another user's series id filters to nothing.
     const [series] = (await svc.call(`/v1/users/${user}/hrv`, { key })).body.data;

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CategorySampleRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeCategory } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeCategory } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -148,22 +146,12 @@ describe("GET /v1/users/{id}/menstrual-cycles", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/menstrual-cycles?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/problem+json");
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/menstrual-cycles?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await threeCycles();
-    const other = await createUser(svc, key);
-    const path = `/v1/users/${user}/menstrual-cycles`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(path, { key: reader });
-    expect(own.status).toBe(200);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/menstrual-cycles`);
     expect(own.body.data).toHaveLength(3);
-    expect((await svc.call(`/v1/users/${other}/menstrual-cycles`, { key: reader })).status).toBe(404);
-    expect((await svc.call(path, { key: await mintToken(svc, key, user, ["upload"]) })).status).toBe(403);
   });
 });

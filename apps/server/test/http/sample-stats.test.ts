@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QuantitySampleRecord } from "@svc/core";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, writeSamples } from "../helpers/records.ts";
+import { at, createUser, expectBadRequest, writeSamples } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
@@ -164,9 +164,7 @@ describe("GET /v1/users/{id}/samples/stats", () => {
     ["start=2026-01-01T00:00:00Z&end=2027-02-22T00:00:00Z&interval=hour", "10000"],
   ])("answers 400 for %s", async (query, detail) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/samples/stats?type=step_count&${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain(detail);
+    expectBadRequest(await svc.call(`/v1/users/${user}/samples/stats?type=step_count&${query}`, { key }), detail);
   });
 
   it("accepts exactly 10000 intervals", async () => {

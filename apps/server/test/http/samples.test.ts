@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeSamples } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeSamples } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -70,10 +68,7 @@ describe("GET /v1/users/{id}/samples", () => {
     ["", "type"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/samples?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/problem+json");
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/samples?${query}`, { key }), field);
   });
 
   it("reads a type outside the catalog only when the user has samples of it", async () => {
@@ -87,16 +82,9 @@ describe("GET /v1/users/{id}/samples", () => {
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
-    const other = await createUser(svc, key);
     await writeSamples(svc, user, "garmin", [heartRate(0)]);
-    const path = `/v1/users/${user}/samples?type=heart_rate`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    expect((await svc.call(path, { key: reader })).status).toBe(200);
-    expect((await svc.call(`/v1/users/${other}/samples?type=heart_rate`, { key: reader })).status).toBe(404);
-    const uploader = await mintToken(svc, key, user, ["upload"]);
-    expect((await svc.call(path, { key: uploader })).status).toBe(403);
-    expect((await svc.call(path, {})).status).toBe(401);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/samples?type=heart_rate`);
+    expect(own.body.data).toHaveLength(1);
   });
 
   it("stores a sample ingested twice once, and updates it when its value changes", async () => {

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SleepSessionRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeSleep } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeSleep } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -133,24 +131,14 @@ describe("GET /v1/users/{id}/sleep", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/sleep?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/problem+json");
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/sleep?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
-    const other = await createUser(svc, key);
     await writeSleep(svc, user, "oura", [night(0)]);
-    const path = `/v1/users/${user}/sleep`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(path, { key: reader });
-    expect(own.status).toBe(200);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/sleep`);
     expect(own.body.data).toHaveLength(1);
-    expect((await svc.call(`/v1/users/${other}/sleep`, { key: reader })).status).toBe(404);
-    expect((await svc.call(path, { key: await mintToken(svc, key, user, ["upload"]) })).status).toBe(403);
   });
 
   it("stores a session written twice once; a changed value or changed phases update it", async () => {
@@ -230,19 +218,16 @@ describe("GET /v1/users/{id}/sleep/{session_id}/phases", () => {
     expect((await svc.call(path, { key })).body.data).toEqual([]);
   });
 
-  it("is 404 for a session of another user or tenant, and 400 for a malformed id", async () => {
+  it("keeps tenants and users apart, is 404 for a session of another user or tenant, and 400 for a malformed id", async () => {
     const user = await createUser(svc, key);
     const id = await sessionWithPhases(user);
+    await expectReadAccessRules(svc, { key, otherKey }, user, (userId) => `/v1/users/${userId}/sleep/${id}/phases`);
     const sameTenant = await createUser(svc, key);
     expect((await svc.call(`/v1/users/${sameTenant}/sleep/${id}/phases`, { key })).status).toBe(404);
     const foreignUser = await createUser(svc, otherKey);
-    const foreign = await svc.call(`/v1/users/${foreignUser}/sleep/${id}/phases`, { key: otherKey });
-    expect(foreign.status).toBe(404);
-    expect((await svc.call(`/v1/users/${user}/sleep/${id}/phases`, { key: otherKey })).status).toBe(404);
+    expect((await svc.call(`/v1/users/${foreignUser}/sleep/${id}/phases`, { key: otherKey })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user}/sleep/${crypto.randomUUID()}/phases`, { key })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user}/sleep/not-a-uuid/phases`, { key })).status).toBe(400);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    expect((await svc.call(`/v1/users/${user}/sleep/${id}/phases`, { key: reader })).status).toBe(200);
     expect((await svc.call(`/v1/users/${user}/sleep/${id}/phases?limit=0`, { key })).status).toBe(400);
     expect((await svc.call(`/v1/users/${user}/sleep/${id}/phases?cursor=x`, { key })).status).toBe(400);
   });

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoutePointRecord, WorkoutRecord } from "@svc/core";
-import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { at, createUser, mintToken, readAllPages, writeWorkoutRecords } from "../helpers/records.ts";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeWorkoutRecords } from "../helpers/records.ts";
 
 let svc: TestService;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  key = (await svc.createTenant()).api_key;
-  otherKey = (await svc.createTenant()).api_key;
+  ({ svc, key, otherKey } = await startWithTwoTenants());
 });
 afterAll(() => svc?.stop());
 
@@ -113,24 +111,14 @@ describe("GET /v1/users/{id}/workouts", () => {
     ["cursor=nonsense", "cursor"],
   ])("answers 400 for %s", async (query, field) => {
     const user = await createUser(svc, key);
-    const answer = await svc.call(`/v1/users/${user}/workouts?${query}`, { key });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/problem+json");
-    expect(answer.body.detail).toContain(field);
+    expectBadRequest(await svc.call(`/v1/users/${user}/workouts?${query}`, { key }), field);
   });
 
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
-    const other = await createUser(svc, key);
     await writeWorkoutRecords(svc, user, "garmin", [run(0)]);
-    const path = `/v1/users/${user}/workouts`;
-    expect((await svc.call(path, { key: otherKey })).status).toBe(404);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(path, { key: reader });
-    expect(own.status).toBe(200);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/workouts`);
     expect(own.body.data).toHaveLength(1);
-    expect((await svc.call(`/v1/users/${other}/workouts`, { key: reader })).status).toBe(404);
-    expect((await svc.call(path, { key: await mintToken(svc, key, user, ["upload"]) })).status).toBe(403);
   });
 
   it("stores a workout written twice once, and updates it when a value changes", async () => {
@@ -246,21 +234,18 @@ describe("routes and track summaries", () => {
     expect((await svc.call(path, { key })).body).toEqual({ data: [], next_cursor: null });
   });
 
-  it("is 404 for a workout of another user or tenant, and 400 for a malformed id or bad query", async () => {
+  it("keeps tenants and users apart, is 404 for a workout of another user or tenant, and 400 for a malformed id or bad query", async () => {
     const user = await createUser(svc, key);
     const workout = await workoutWithRoute(user);
+    const own = await expectReadAccessRules(svc, { key, otherKey }, user, (id) => `/v1/users/${id}/workouts/${workout.id}/route`);
+    expect(own.body.data).toHaveLength(6);
     const sameTenant = await createUser(svc, key);
     expect((await svc.call(`/v1/users/${sameTenant}/workouts/${workout.id}/route`, { key })).status).toBe(404);
     const foreignUser = await createUser(svc, otherKey);
     expect((await svc.call(`/v1/users/${foreignUser}/workouts/${workout.id}/route`, { key: otherKey })).status).toBe(404);
-    expect((await svc.call(`/v1/users/${user}/workouts/${workout.id}/route`, { key: otherKey })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user}/workouts/${crypto.randomUUID()}/route`, { key })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user}/workouts/nope/route`, { key })).status).toBe(400);
     expect((await svc.call(`/v1/users/${user}/workouts/${workout.id}/route?limit=1001`, { key })).status).toBe(400);
     expect((await svc.call(`/v1/users/${user}/workouts/${workout.id}/route?start=2026-03-02&end=2026-03-01`, { key })).status).toBe(400);
-    const reader = await mintToken(svc, key, user, ["read"]);
-    const own = await svc.call(`/v1/users/${user}/workouts/${workout.id}/route`, { key: reader });
-    expect(own.status).toBe(200);
-    expect(own.body.data).toHaveLength(6);
   });
 });

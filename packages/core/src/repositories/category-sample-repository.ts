@@ -1,7 +1,8 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { mergeConditions, streamsCte, UNRANKED, type MergeTable, type SqlStream } from "./merge-sql.ts";
-import type { AfterTimeBigint } from "../record-cursors.ts";
+import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStream } from "./merge-sql.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized category sample ready to store. */
 export interface CategorySampleWrite {
@@ -72,11 +73,7 @@ export async function upsertCategorySamples(
       ${column("device")}::text[], ${column("onBody")}::boolean[], ${column("dedupeKey")}::text[])
       AS n(type, value, start_date, end_date, source_name, source_bundle_id, device_model, external_id,
         was_user_entered, metadata, source, source_key, device, on_body, dedupe_key)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM provider_tombstones t
-      WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-        AND t.record_kind = 'category_sample' AND t.dedupe_key = n.dedupe_key
-    )
+    WHERE ${notTombstoned(batch, "category_sample")}
     ON CONFLICT (user_id, type, provider, dedupe_key) DO UPDATE SET
       value = excluded.value, start_date = excluded.start_date, end_date = excluded.end_date,
       source_name = excluded.source_name, source_bundle_id = excluded.source_bundle_id,
@@ -94,14 +91,9 @@ export async function upsertCategorySamples(
   return { inserted, updated: rows.length - inserted, changed: rows };
 }
 
-export interface CategoryPageQuery {
-  userId: string;
+export interface CategoryPageQuery extends TimePageQuery<AfterTimeBigint> {
   /** Missing: every type. */
   type?: string | undefined;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: AfterTimeBigint | undefined;
-  limit: number;
 }
 
 function categoryFilters(q: CategoryPageQuery, type: string | undefined): Prisma.Sql {
@@ -139,10 +131,7 @@ export async function selectMergedCategorySamples(
       WITH ${streamsCte(streams)}
       SELECT ${CATEGORY_COLUMNS}, ${merge.outranked} AS outranked
       FROM category_samples s
-      CROSS JOIN LATERAL (
-        SELECT coalesce((SELECT rank FROM streams x
-          WHERE x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body), ${UNRANKED}) AS rank
-      ) me
+      ${rankOfRecord()}
       WHERE ${categoryFilters(q, type)} AND ${merge.keep}
       ORDER BY s.start_date, s.id
       LIMIT ${q.limit + 1}

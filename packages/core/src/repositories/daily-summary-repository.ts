@@ -1,6 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { streamsCte, UNRANKED, type SqlStream } from "./merge-sql.ts";
+import { rankOfRecord, streamsCte, type SqlStream } from "./merge-sql.ts";
 
 /** The figures of a day, as stored (null when not known). */
 export interface DailyFigures {
@@ -186,10 +186,7 @@ export function listMergedDailySummaries(db: DbClient, q: DailyPageQuery, stream
       ${sameDate(Prisma.sql`w.rank > me.rank`)}
     ) AS outranked
     FROM daily_summaries d
-    CROSS JOIN LATERAL (
-      SELECT coalesce((SELECT rank FROM streams x
-        WHERE x.source_key = d.source_key AND x.provider = d.provider AND x.on_body = d.on_body), ${UNRANKED}) AS rank
-    ) me
+    ${rankOfRecord("d")}
     WHERE ${dailyFilters(q)} AND NOT EXISTS (SELECT 1 ${sameDate(Prisma.sql`w.rank < me.rank`)})
     ORDER BY d.date, d.id
     LIMIT ${q.limit + 1}`;

@@ -1,5 +1,7 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized ECG recording ready to store (its voltages are stored separately). */
 export interface EcgRecordingWrite {
@@ -71,11 +73,7 @@ export function upsertEcgRecordings(
         average_heart_rate, sampling_frequency_hz, lead_name, sample_count, symptoms, source_name, external_id, metadata,
         source, source_key, device, on_body, dedupe_key)
       SELECT gen_random_uuid(), ${batch.userId}::uuid, ${batch.provider}, ${batch.rawObjectId}::uuid, n.* FROM n
-      WHERE NOT EXISTS (
-        SELECT 1 FROM provider_tombstones t
-        WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-          AND t.record_kind = 'ecg_recording' AND t.dedupe_key = n.dedupe_key
-      )
+      WHERE ${notTombstoned(batch, "ecg_recording")}
       ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
         start_date = excluded.start_date, end_date = excluded.end_date, classification = excluded.classification,
         average_heart_rate = excluded.average_heart_rate, sampling_frequency_hz = excluded.sampling_frequency_hz,
@@ -115,13 +113,7 @@ const RECORDING_COLUMNS = Prisma.sql`e.id, e.start_date, e.end_date, e.classific
   e.sampling_frequency_hz, e.lead_name, e.sample_count, e.symptoms, e.source_name, e.external_id, e.metadata,
   e.provider, e.source, e.device, e.ingested_at`;
 
-export interface EcgPageQuery {
-  userId: string;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: { t: Date; id: string } | undefined;
-  limit: number;
-}
+export type EcgPageQuery = TimePageQuery<AfterTimeUuid>;
 
 /** One page of a user's recordings (without voltages) by (start_date, id); one row more than `limit`. */
 export function listEcgRecordings(db: DbClient, q: EcgPageQuery): Promise<EcgRecordingRow[]> {

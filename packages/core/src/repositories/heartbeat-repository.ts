@@ -1,5 +1,7 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeBigint, AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized heartbeat series ready to store (its intervals are stored separately). */
 export interface HeartbeatSeriesWrite {
@@ -56,11 +58,7 @@ export function upsertHeartbeatSeries(
       INSERT INTO heartbeat_series AS q (id, user_id, provider, raw_object_id, start_date, end_date, beat_count, source_name,
         external_id, metadata, source, source_key, device, on_body, dedupe_key)
       SELECT gen_random_uuid(), ${batch.userId}::uuid, ${batch.provider}, ${batch.rawObjectId}::uuid, n.* FROM n
-      WHERE NOT EXISTS (
-        SELECT 1 FROM provider_tombstones t
-        WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-          AND t.record_kind = 'heartbeat_series' AND t.dedupe_key = n.dedupe_key
-      )
+      WHERE ${notTombstoned(batch, "heartbeat_series")}
       ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
         start_date = excluded.start_date, end_date = excluded.end_date, beat_count = excluded.beat_count,
         source_name = excluded.source_name, external_id = excluded.external_id, metadata = excluded.metadata,
@@ -136,17 +134,12 @@ export interface RrIntervalRow {
   ingested_at: Date;
 }
 
-export interface HeartbeatPageQuery<Id> {
-  userId: string;
+export interface HeartbeatPageQuery<After> extends TimePageQuery<After> {
   seriesId?: string | undefined;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: { t: Date; id: Id } | undefined;
-  limit: number;
 }
 
 /** One page of a user's RR intervals by (timestamp, id); one row more than `limit`. */
-export function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<bigint>): Promise<RrIntervalRow[]> {
+export function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeBigint>): Promise<RrIntervalRow[]> {
   const parts = [Prisma.sql`r.user_id = ${q.userId}::uuid`];
   if (q.seriesId) parts.push(Prisma.sql`r.series_id = ${q.seriesId}::uuid`);
   if (q.start) parts.push(Prisma.sql`r.timestamp >= ${q.start}`);
@@ -177,7 +170,7 @@ export interface HrvResultRow {
 }
 
 /** One page of a user's HRV results by (first beat, series id); one row more than `limit`. */
-export function listHrvResults(db: DbClient, q: HeartbeatPageQuery<string>): Promise<HrvResultRow[]> {
+export function listHrvResults(db: DbClient, q: HeartbeatPageQuery<AfterTimeUuid>): Promise<HrvResultRow[]> {
   const parts = [Prisma.sql`v.user_id = ${q.userId}::uuid`];
   if (q.seriesId) parts.push(Prisma.sql`v.series_id = ${q.seriesId}::uuid`);
   if (q.start) parts.push(Prisma.sql`v.first_beat_at >= ${q.start}`);

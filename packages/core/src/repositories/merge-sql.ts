@@ -21,6 +21,9 @@ export interface MergeTable {
   sameMetric: string[];
 }
 
+/** Every record of a stream missing from `streams` ranks last (never expected: streams are written with records). */
+const UNRANKED = 2_000_000_000;
+
 /** `streams(source_key, provider, on_body, rank, max_duration_seconds)` from the ranked streams. */
 export function streamsCte(streams: readonly SqlStream[]): Prisma.Sql {
   return Prisma.sql`streams AS (
@@ -30,6 +33,15 @@ export function streamsCte(streams: readonly SqlStream[]): Prisma.Sql {
       ${streams.map((s) => s.maxDurationSeconds)}::int[]
     ) AS t(source_key, provider, on_body, rank, max_duration_seconds)
   )`;
+}
+
+/** Joins `me.rank`: the rank in `streams` of the stream of the record aliased `r` (default `s`). */
+export function rankOfRecord(r = "s"): Prisma.Sql {
+  const col = (name: string) => Prisma.raw(`${r}.${name}`);
+  return Prisma.sql`CROSS JOIN LATERAL (
+    SELECT coalesce((SELECT rank FROM streams x
+      WHERE x.source_key = ${col("source_key")} AND x.provider = ${col("provider")} AND x.on_body = ${col("on_body")}), ${UNRANKED}) AS rank
+  ) me`;
 }
 
 /**
@@ -90,5 +102,3 @@ export function listStreamsOf(db: DbClient, t: MergeTable, userId: string, where
     GROUP BY 1, 2, 3`;
 }
 
-/** Every record of a stream missing from `streams` ranks last (never expected: streams are written with records). */
-export const UNRANKED = 2_000_000_000;

@@ -1,5 +1,7 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized nutrition log ready to store. */
 export interface NutritionLogWrite {
@@ -76,11 +78,7 @@ export async function upsertNutritionLogs(
       AS n(start_date, end_date, meal_type, name, energy_kcal, protein_grams, carbohydrates_grams, fat_grams,
         fiber_grams, sugar_grams, sodium_milligrams, water_milliliters, nutrients, source_name, external_id, metadata,
         source, source_key, device, on_body, dedupe_key)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM provider_tombstones t
-      WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-        AND t.record_kind = 'nutrition_log' AND t.dedupe_key = n.dedupe_key
-    )
+    WHERE ${notTombstoned(batch, "nutrition_log")}
     ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
       start_date = excluded.start_date, end_date = excluded.end_date, meal_type = excluded.meal_type, name = excluded.name,
       energy_kcal = excluded.energy_kcal, protein_grams = excluded.protein_grams,
@@ -102,13 +100,7 @@ export async function upsertNutritionLogs(
   return { inserted, updated: rows.length - inserted, changed: rows };
 }
 
-export interface NutritionPageQuery {
-  userId: string;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: { t: Date; id: string } | undefined;
-  limit: number;
-}
+export type NutritionPageQuery = TimePageQuery<AfterTimeUuid>;
 
 /** One page of a user's nutrition logs by (start_date, id); one row more than `limit`. */
 export function listNutritionLogs(db: DbClient, q: NutritionPageQuery): Promise<NutritionLogRow[]> {

@@ -1,7 +1,9 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { mergeConditions, streamsCte, UNRANKED, type SqlStream } from "./merge-sql.ts";
+import { mergeConditions, rankOfRecord, streamsCte, type SqlStream } from "./merge-sql.ts";
+import { notTombstoned } from "./tombstones.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
+import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized sample ready to store (values already in the storage unit). */
 export interface QuantitySampleWrite {
@@ -77,11 +79,7 @@ export async function upsertQuantitySamples(
       ${column("device")}::text[], ${column("onBody")}::boolean[], ${column("dedupeKey")}::text[])
       AS n(type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model, product_type,
         external_id, is_primary_source, was_user_entered, metadata, source, source_key, device, on_body, dedupe_key)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM provider_tombstones t
-      WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-        AND t.record_kind = 'quantity_sample' AND t.dedupe_key = n.dedupe_key
-    )
+    WHERE ${notTombstoned(batch, "quantity_sample")}
     ON CONFLICT (user_id, type, provider, dedupe_key) DO UPDATE SET
       value = excluded.value, unit = excluded.unit, start_date = excluded.start_date, end_date = excluded.end_date,
       source_name = excluded.source_name, source_bundle_id = excluded.source_bundle_id,
@@ -100,15 +98,10 @@ export async function upsertQuantitySamples(
   return { inserted, updated: rows.length - inserted, changed: rows };
 }
 
-export interface SamplePageQuery {
-  userId: string;
+export interface SamplePageQuery extends TimePageQuery<AfterTimeBigint> {
   type: string;
-  start?: Date | undefined;
-  end?: Date | undefined;
   /** Provider filter (stats, derived totals); reads leave it out. */
   provider?: string | undefined;
-  after?: { t: Date; id: bigint } | undefined;
-  limit: number;
 }
 
 function sampleFilters(q: SamplePageQuery): Prisma.Sql {
@@ -146,10 +139,7 @@ export function listMergedQuantitySamples(
     WITH ${streamsCte(streams)}
     SELECT ${SAMPLE_COLUMNS}, ${merge.outranked} AS outranked
     FROM quantity_samples s
-    CROSS JOIN LATERAL (
-      SELECT coalesce((SELECT rank FROM streams x
-        WHERE x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body), ${UNRANKED}) AS rank
-    ) me
+    ${rankOfRecord()}
     WHERE ${sampleFilters(q)} AND ${merge.keep}
     ORDER BY s.start_date, s.id
     LIMIT ${q.limit + 1}`;
@@ -188,14 +178,7 @@ export function sampleStatsBuckets(
     matched AS (
       SELECT s.id, s.start_date, s.provider, s.source_key, s.device, s.unit, s.value
       FROM quantity_samples s
-      ${
-        mergedParts
-          ? Prisma.sql`CROSS JOIN LATERAL (
-              SELECT coalesce((SELECT rank FROM streams x
-                WHERE x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body), ${UNRANKED}) AS rank
-            ) me`
-          : Prisma.empty
-      }
+      ${mergedParts ? rankOfRecord() : Prisma.empty}
       WHERE ${filters}${mergedParts ? Prisma.sql` AND ${mergedParts.keep}` : Prisma.empty}
       ORDER BY s.start_date, s.id
       LIMIT ${cap + 1}

@@ -1,7 +1,8 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { mergeConditions, streamsCte, UNRANKED, type MergeTable, type SqlStream } from "./merge-sql.ts";
-import type { AfterTimeUuid } from "../record-cursors.ts";
+import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStream } from "./merge-sql.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized sleep session ready to store (totals already derived from phases where missing). */
 export interface SleepSessionWrite {
@@ -97,11 +98,7 @@ export async function upsertSleepSessions(
       AS n(kind, bedtime_start, bedtime_end, timezone, total_sleep_seconds, awake_seconds, light_seconds, deep_seconds,
         rem_seconds, latency_seconds, efficiency, score, average_heart_rate, lowest_heart_rate, average_hrv,
         respiratory_rate, source_name, external_id, metadata, source, source_key, device, on_body, dedupe_key)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM provider_tombstones t
-      WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-        AND t.record_kind = 'sleep_session' AND t.dedupe_key = n.dedupe_key
-    )
+    WHERE ${notTombstoned(batch, "sleep_session")}
     ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
       kind = excluded.kind, bedtime_start = excluded.bedtime_start, bedtime_end = excluded.bedtime_end,
       timezone = excluded.timezone, total_sleep_seconds = excluded.total_sleep_seconds,
@@ -130,13 +127,7 @@ export async function upsertSleepSessions(
   return { changed, ids: new Map(stored.map((row) => [row.dedupe_key, row.id])) };
 }
 
-export interface SleepPageQuery {
-  userId: string;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: AfterTimeUuid | undefined;
-  limit: number;
-}
+export type SleepPageQuery = TimePageQuery<AfterTimeUuid>;
 
 function sessionFilters(q: SleepPageQuery): Prisma.Sql {
   const parts = [Prisma.sql`s.user_id = ${q.userId}::uuid`];
@@ -163,10 +154,7 @@ export function selectMergedSleepSessions(db: DbClient, q: SleepPageQuery, strea
     WITH ${streamsCte(streams)}
     SELECT ${SESSION_COLUMNS}, ${merge.outranked} AS outranked
     FROM sleep_sessions s
-    CROSS JOIN LATERAL (
-      SELECT coalesce((SELECT rank FROM streams x
-        WHERE x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body), ${UNRANKED}) AS rank
-    ) me
+    ${rankOfRecord()}
     WHERE ${sessionFilters(q)} AND ${merge.keep}
     ORDER BY s.bedtime_start, s.id
     LIMIT ${q.limit + 1}`;

@@ -1,7 +1,8 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { mergeConditions, streamsCte, UNRANKED, type MergeTable, type SqlStream } from "./merge-sql.ts";
-import type { AfterTimeUuid } from "../record-cursors.ts";
+import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStream } from "./merge-sql.ts";
+import { notTombstoned } from "./tombstones.ts";
+import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 
 /** A normalized workout ready to store. */
 export interface WorkoutWrite {
@@ -106,11 +107,7 @@ export async function upsertWorkouts(
       AS n(activity_type, name, start_date, end_date, timezone, duration_seconds, distance_meters, active_energy_kcal,
         total_energy_kcal, average_heart_rate, max_heart_rate, elevation_gain_meters, steps, source_name, external_id,
         metadata, source, source_key, device, on_body, dedupe_key)
-    WHERE NOT EXISTS (
-      SELECT 1 FROM provider_tombstones t
-      WHERE t.user_id = ${batch.userId}::uuid AND t.provider = ${batch.provider}
-        AND t.record_kind = 'workout' AND t.dedupe_key = n.dedupe_key
-    )
+    WHERE ${notTombstoned(batch, "workout")}
     ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
       activity_type = excluded.activity_type, name = excluded.name, start_date = excluded.start_date,
       end_date = excluded.end_date, timezone = excluded.timezone, duration_seconds = excluded.duration_seconds,
@@ -135,14 +132,9 @@ export async function upsertWorkouts(
   return { changed, ids: new Map(stored.map((row) => [row.dedupe_key, row.id])) };
 }
 
-export interface WorkoutPageQuery {
-  userId: string;
+export interface WorkoutPageQuery extends TimePageQuery<AfterTimeUuid> {
   /** Activity type; missing: every type. */
   type?: string | undefined;
-  start?: Date | undefined;
-  end?: Date | undefined;
-  after?: AfterTimeUuid | undefined;
-  limit: number;
 }
 
 function workoutFilters(q: WorkoutPageQuery): Prisma.Sql {
@@ -176,10 +168,7 @@ export function selectMergedWorkouts(db: DbClient, q: WorkoutPageQuery, streams:
     SELECT ${WORKOUT_COLUMNS}, ${merge.outranked} AS outranked
     FROM workouts s
     LEFT JOIN workout_track_summaries ts ON ts.workout_id = s.id
-    CROSS JOIN LATERAL (
-      SELECT coalesce((SELECT rank FROM streams x
-        WHERE x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body), ${UNRANKED}) AS rank
-    ) me
+    ${rankOfRecord()}
     WHERE ${workoutFilters(q)} AND ${merge.keep}
     ORDER BY s.start_date, s.id
     LIMIT ${q.limit + 1}`;

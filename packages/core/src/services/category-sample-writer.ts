@@ -2,10 +2,11 @@ import { findCategoryType } from "../catalog/index.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertCategorySamples, type CategorySampleWrite } from "../repositories/category-sample-repository.ts";
 import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "./menstrual-cycles.ts";
-import { recordIdentity, utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
+import { identityOf, normalizeProvenance } from "./record-fields.ts";
+import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 /** A category sample as a parser produces it: a value from a fixed set (or free text outside the catalog). */
 export interface CategorySampleRecord {
@@ -45,17 +46,13 @@ export async function writeCategorySamples(
   batch: RecordBatch,
   records: readonly CategorySampleRecord[],
 ): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, CategorySampleWrite>();
-  records.forEach((record, index) => {
-    const normalized = normalizeCategorySample(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "category_sample", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(`${normalized.type}\u0000${normalized.dedupeKey}`, normalized);
-    }
-  });
-  const samples = [...byIdentity.values()];
+  const partitioned = partitionRecords(
+    records,
+    "category_sample",
+    (record) => normalizeCategorySample(record, batch.provider),
+    (sample) => `${sample.type}\u0000${sample.dedupeKey}`,
+  );
+  const samples = [...partitioned.byIdentity.values()];
   const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
   for (let i = 0; i < samples.length; i += CHUNK) {
     const result = await upsertCategorySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
@@ -66,17 +63,10 @@ export async function writeCategorySamples(
       for (const day of utcDays(row.start_date, row.end_date)) changed.days.add(day);
     }
   }
-  await insertRejectedRecords(db, batch, rejected);
+  await insertRejectedRecords(db, batch, partitioned.rejected);
   await analyzeAfterBulkWrite(db, "category_samples", changed.inserted);
   if (changed.types.has(MENSTRUAL_FLOW)) await recomputeMenstrualCycles(db, batch.userId);
-  return {
-    inserted: changed.inserted,
-    updated: changed.updated,
-    unchanged: samples.length - changed.inserted - changed.updated,
-    rejected: rejected.length,
-    types: [...changed.types].sort(),
-    days: [...changed.days].sort(),
-  };
+  return writeSummary(partitioned, changed);
 }
 
 function normalizeCategorySample(record: CategorySampleRecord, provider: string): CategorySampleWrite | { reason: string } {
@@ -98,27 +88,16 @@ function normalizeCategorySample(record: CategorySampleRecord, provider: string)
   } else if (record.value.length === 0 || record.value.length > MAX_FREE_VALUE) {
     return { reason: `${record.type}: value must be 1 to ${MAX_FREE_VALUE} characters` };
   }
-  const metadata: Record<string, unknown> = { ...record.metadata };
-  if (record.timezone && isTimeZone(record.timezone)) metadata.timezone = record.timezone;
-  const source = record.source ?? null;
-  const device = record.device ?? null;
-  const externalId = record.external_id ?? null;
-  const sourceName = record.source_name ?? null;
+  const provenance = normalizeProvenance(record, provider);
   return {
     type: record.type,
     value: record.value,
     startDate: start,
     endDate: end,
-    sourceName,
     sourceBundleId: record.source_bundle_id ?? null,
     deviceModel: record.device_model ?? null,
-    externalId,
     wasUserEntered: record.was_user_entered ?? false,
-    metadata,
-    source,
-    sourceKey: source ?? provider,
-    device,
-    onBody: record.on_body ?? false,
-    dedupeKey: recordIdentity({ externalId, start, end, device, sourceName }),
+    ...provenance,
+    dedupeKey: identityOf(provenance, start, end),
   };
 }

@@ -1,6 +1,6 @@
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { rankStreams, resolveSourceOrder } from "../merge/source-ranking.ts";
-import { afterBigint, TimeBigintCursor } from "../record-cursors.ts";
+import { decodeAfterBigint } from "../record-cursors.ts";
 import {
   selectCategorySamples,
   selectCategoryStreams,
@@ -11,6 +11,7 @@ import {
 import type { DbClient } from "../repositories/db-client.ts";
 import type { SqlStream } from "../repositories/merge-sql.ts";
 import { parseTimeWindow } from "../time-window.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
 import { groupOfMetric, loadUserSourceOrders } from "./source-orders.ts";
 
@@ -45,10 +46,7 @@ const toCategoryDto = (row: CategorySampleRow): CategorySampleDto => ({
   external_id: row.external_id,
   was_user_entered: row.was_user_entered,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
   ...(row.outranked && { outranked: row.outranked }),
 });
 
@@ -73,8 +71,8 @@ export async function listCategorySamples(
   input: { type?: string | undefined; start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
 ): Promise<Page<CategorySampleDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
-  const query: CategoryPageQuery = { userId, type: input.type, start: window.start, end: window.end, after: afterBigint(after), limit: input.limit };
+  const after = decodeAfterBigint(input.cursor);
+  const query: CategoryPageQuery = { userId, type: input.type, start: window.start, end: window.end, after, limit: input.limit };
   const rows =
     input.view === "all"
       ? await selectCategorySamples(db, query)

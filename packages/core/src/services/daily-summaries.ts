@@ -9,6 +9,7 @@ import {
   type DailyPageQuery,
   type DailySummaryRow,
 } from "../repositories/daily-summary-repository.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
 import { rankStreamsForMetric } from "./source-orders.ts";
 
@@ -53,10 +54,7 @@ const toDailyDto = (row: DailySummaryRow): DailySummaryDto => ({
   score: row.score,
   derived: row.derived,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
   ...(row.outranked && { outranked: row.outranked }),
 });
 

@@ -1,7 +1,8 @@
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertDailySummaries, type DailySummaryWrite } from "../repositories/daily-summary-repository.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
 import type { RecordBatch, WriteSummary } from "./sample-writer.ts";
 import { isTimeZone } from "../time-zones.ts";
 
@@ -58,27 +59,12 @@ export function isCalendarDate(value: string): boolean {
  * value. Call inside the caller's transaction.
  */
 export async function writeDailySummaries(db: DbClient, batch: RecordBatch, summaries: readonly DailySummaryRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byDate = new Map<string, DailySummaryWrite>();
-  summaries.forEach((record, index) => {
-    const normalized = normalizeDailySummary(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "daily_summary", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byDate.set(normalized.date, normalized);
-    }
-  });
-  const rows = [...byDate.values()];
+  const partitioned = partitionRecords(summaries, "daily_summary", (r) => normalizeDailySummary(r, batch.provider), (summary) => summary.date);
+  const rows = [...partitioned.byIdentity.values()];
   const result = await upsertDailySummaries(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, rows, false);
-  await insertRejectedRecords(db, batch, rejected);
-  return {
-    inserted: result.inserted,
-    updated: result.updated,
-    unchanged: rows.length - result.inserted - result.updated,
-    rejected: rejected.length,
-    types: result.dates.length > 0 ? ["daily_summary"] : [],
-    days: [...result.dates].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = result.dates.length > 0 ? ["daily_summary"] : [];
+  return writeSummary(partitioned, { inserted: result.inserted, updated: result.updated, types, days: result.dates });
 }
 
 function normalizeDailySummary(record: DailySummaryRecord, provider: string): DailySummaryWrite | { reason: string } {

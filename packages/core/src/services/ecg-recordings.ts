@@ -1,9 +1,10 @@
 import { AppError } from "../errors/app-error.ts";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { findEcgRecording, listEcgRecordings as listEcgRows, type EcgRecordingRow } from "../repositories/ecg-repository.ts";
-import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+import { decodeAfterUuid } from "../record-cursors.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 
 export interface EcgRecordingDto {
   id: string;
@@ -37,10 +38,7 @@ const toEcgDto = (row: EcgRecordingRow): EcgRecordingDto => ({
   source_name: row.source_name,
   external_id: row.external_id,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
 });
 
 /** A user's ECG recordings by start_date, without their voltages. */
@@ -50,12 +48,11 @@ export async function listEcgRecordings(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<EcgRecordingDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
   const rows = await listEcgRows(db, {
     userId,
     start: window.start,
     end: window.end,
-    after: afterUuid(after),
+    after: decodeAfterUuid(input.cursor),
     limit: input.limit,
   });
   return toPage(rows, input.limit, toEcgDto, (row) => ({ t: row.start_date.toISOString(), id: row.id }));

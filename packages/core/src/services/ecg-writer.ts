@@ -1,7 +1,8 @@
 import type { DbClient } from "../repositories/db-client.ts";
 import { touchEcgRecording, upsertEcgRecordings, upsertEcgVoltages, type EcgRecordingWrite } from "../repositories/ecg-repository.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, snakeCaseCode, type RecordProvenanceInput } from "./record-fields.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
 import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 /** An ECG recording as a parser produces it. */
@@ -35,16 +36,8 @@ const MAX_FREQUENCY_HZ = 100_000;
  * reason never quotes a value. Call inside the caller's transaction.
  */
 export async function writeEcgRecordings(db: DbClient, batch: RecordBatch, records: readonly EcgRecordingRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, NormalizedRecording>();
-  records.forEach((record, index) => {
-    const normalized = normalizeRecording(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "ecg_recording", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(normalized.recording.dedupeKey, normalized);
-    }
-  });
+  const partitioned = partitionRecords(records, "ecg_recording", (r) => normalizeRecording(r, batch.provider), (n) => n.recording.dedupeKey);
+  const { byIdentity } = partitioned;
   const all = [...byIdentity.values()];
   const stored = await upsertEcgRecordings(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, all.map((r) => r.recording));
   let inserted = 0;
@@ -60,15 +53,9 @@ export async function writeEcgRecordings(db: DbClient, batch: RecordBatch, recor
     if (!row.changed) await touchEcgRecording(db, row.id);
     for (const day of utcDays(normalized.recording.startDate, normalized.recording.endDate)) days.add(day);
   }
-  await insertRejectedRecords(db, batch, rejected);
-  return {
-    inserted,
-    updated,
-    unchanged: all.length - inserted - updated,
-    rejected: rejected.length,
-    types: inserted + updated > 0 ? ["ecg_recording"] : [],
-    days: [...days].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = inserted + updated > 0 ? ["ecg_recording"] : [];
+  return writeSummary(partitioned, { inserted, updated, types, days });
 }
 
 function normalizeRecording(record: EcgRecordingRecord, provider: string): NormalizedRecording | { reason: string } {
@@ -106,13 +93,7 @@ function normalizeRecording(record: EcgRecordingRecord, provider: string): Norma
       leadName: record.lead_name ?? null,
       sampleCount: voltages.length,
       symptoms,
-      sourceName: provenance.sourceName,
-      externalId: provenance.externalId,
-      metadata: provenance.metadata,
-      source: provenance.source,
-      sourceKey: provenance.sourceKey,
-      device: provenance.device,
-      onBody: provenance.onBody,
+      ...provenance,
       dedupeKey: identityOf(provenance, times.start, times.end),
     },
     voltages,

@@ -8,8 +8,9 @@ import {
   type HeartbeatSeriesWrite,
   type RrIntervalWrite,
 } from "../repositories/heartbeat-repository.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
 import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 /**
@@ -42,16 +43,8 @@ const MAX_BEATS = 200_000;
  * a rejected record whose reason never quotes a value. Call inside the caller's transaction.
  */
 export async function writeHeartbeatSeries(db: DbClient, batch: RecordBatch, records: readonly HeartbeatSeriesRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, NormalizedSeries>();
-  records.forEach((record, index) => {
-    const normalized = normalizeSeries(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "heartbeat_series", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(normalized.series.dedupeKey, normalized);
-    }
-  });
+  const partitioned = partitionRecords(records, "heartbeat_series", (r) => normalizeSeries(r, batch.provider), (n) => n.series.dedupeKey);
+  const { byIdentity } = partitioned;
   const all = [...byIdentity.values()];
   const stored = await upsertHeartbeatSeries(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, all.map((s) => s.series));
   let inserted = 0;
@@ -73,15 +66,9 @@ export async function writeHeartbeatSeries(db: DbClient, batch: RecordBatch, rec
     if (!row.changed) await touchHeartbeatSeries(db, row.id);
     for (const day of utcDays(normalized.series.startDate, normalized.series.endDate)) days.add(day);
   }
-  await insertRejectedRecords(db, batch, rejected);
-  return {
-    inserted,
-    updated,
-    unchanged: all.length - inserted - updated,
-    rejected: rejected.length,
-    types: inserted + updated > 0 ? ["heartbeat_series"] : [],
-    days: [...days].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = inserted + updated > 0 ? ["heartbeat_series"] : [];
+  return writeSummary(partitioned, { inserted, updated, types, days });
 }
 
 function normalizeSeries(record: HeartbeatSeriesRecord, provider: string): NormalizedSeries | { reason: string } {
@@ -107,13 +94,7 @@ function normalizeSeries(record: HeartbeatSeriesRecord, provider: string): Norma
       startDate: times.start,
       endDate: times.end,
       beatCount: beats.times.length,
-      sourceName: provenance.sourceName,
-      externalId: provenance.externalId,
-      metadata: provenance.metadata,
-      source: provenance.source,
-      sourceKey: provenance.sourceKey,
-      device: provenance.device,
-      onBody: provenance.onBody,
+      ...provenance,
       dedupeKey: identityOf(provenance, times.start, times.end),
     },
     intervals: beats.intervals,

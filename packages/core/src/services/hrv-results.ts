@@ -1,8 +1,9 @@
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { listHrvResults as listHrvRows, type HrvResultRow } from "../repositories/heartbeat-repository.ts";
-import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+import { decodeAfterUuid } from "../record-cursors.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 
 export interface HrvResultDto {
   series_id: string;
@@ -30,10 +31,7 @@ const toHrvDto = (row: HrvResultRow): HrvResultDto => ({
   pnn50: row.pnn50,
   mean_rr_ms: row.mean_rr_ms,
   mean_heart_rate: row.mean_heart_rate,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
 });
 
 /** HRV of a user's heartbeat series by the series' first beat (start and end filter on it), optionally of one series. */
@@ -43,13 +41,12 @@ export async function listHrvResults(
   input: { series_id?: string | undefined; start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<HrvResultDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
   const rows = await listHrvRows(db, {
     userId,
     seriesId: input.series_id,
     start: window.start,
     end: window.end,
-    after: afterUuid(after),
+    after: decodeAfterUuid(input.cursor),
     limit: input.limit,
   });
   return toPage(rows, input.limit, toHrvDto, (row) => ({ t: row.first_beat_at.toISOString(), id: row.series_id }));

@@ -1,6 +1,6 @@
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { deriveMenstrualCycles, localDatesOf } from "../cycles/menstrual-cycle-rule.ts";
-import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+import { decodeAfterUuid } from "../record-cursors.ts";
 import { selectMenstrualFlowTimes } from "../repositories/category-sample-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import {
@@ -63,12 +63,11 @@ export async function listMenstrualCycles(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<MenstrualCycleDto>> {
   parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
   const rows = await selectMenstrualCycles(db, {
     userId,
     startDate: input.start?.slice(0, 10),
     endDate: input.end?.slice(0, 10),
-    after: afterUuid(after),
+    after: decodeAfterUuid(input.cursor),
     limit: input.limit,
   });
   return toPage(rows, input.limit, toCycleDto, (row) => ({ t: row.start_date.toISOString(), id: row.id }));

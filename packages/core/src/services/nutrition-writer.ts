@@ -1,7 +1,8 @@
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertNutritionLogs, type NutritionLogWrite } from "../repositories/nutrition-log-repository.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
 import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 /** A meal or drink as a parser produces it. Amounts are in the unit their name says. */
@@ -46,17 +47,8 @@ const CHUNK = 2000;
  * Call inside the caller's transaction.
  */
 export async function writeNutritionLogs(db: DbClient, batch: RecordBatch, logs: readonly NutritionLogRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, NutritionLogWrite>();
-  logs.forEach((record, index) => {
-    const normalized = normalizeNutritionLog(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "nutrition_log", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(normalized.dedupeKey, normalized);
-    }
-  });
-  const rows = [...byIdentity.values()];
+  const partitioned = partitionRecords(logs, "nutrition_log", (r) => normalizeNutritionLog(r, batch.provider), (log) => log.dedupeKey);
+  const rows = [...partitioned.byIdentity.values()];
   let inserted = 0;
   let updated = 0;
   const days = new Set<string>();
@@ -66,15 +58,9 @@ export async function writeNutritionLogs(db: DbClient, batch: RecordBatch, logs:
     updated += result.updated;
     for (const row of result.changed) for (const day of utcDays(row.start_date, row.end_date)) days.add(day);
   }
-  await insertRejectedRecords(db, batch, rejected);
-  return {
-    inserted,
-    updated,
-    unchanged: rows.length - inserted - updated,
-    rejected: rejected.length,
-    types: inserted + updated > 0 ? ["nutrition_log"] : [],
-    days: [...days].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = inserted + updated > 0 ? ["nutrition_log"] : [];
+  return writeSummary(partitioned, { inserted, updated, types, days });
 }
 
 function normalizeNutritionLog(record: NutritionLogRecord, provider: string): NutritionLogWrite | { reason: string } {
@@ -110,13 +96,7 @@ function normalizeNutritionLog(record: NutritionLogRecord, provider: string): Nu
     sodiumMilligrams: amounts.sodium_milligrams,
     waterMilliliters: amounts.water_milliliters,
     nutrients,
-    sourceName: provenance.sourceName,
-    externalId: provenance.externalId,
-    metadata: provenance.metadata,
-    source: provenance.source,
-    sourceKey: provenance.sourceKey,
-    device: provenance.device,
-    onBody: provenance.onBody,
+    ...provenance,
     dedupeKey: identityOf(provenance, times.start, times.end),
   };
 }

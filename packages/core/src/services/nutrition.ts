@@ -1,8 +1,9 @@
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { listNutritionLogs as listNutritionRows, type NutritionLogRow } from "../repositories/nutrition-log-repository.ts";
-import { afterUuid, TimeUuidCursor } from "../record-cursors.ts";
+import { decodeAfterUuid } from "../record-cursors.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 
 /** The meals a nutrition log can name; the writer stores anything else as null. */
 export type MealType = "breakfast" | "lunch" | "dinner" | "snack";
@@ -49,10 +50,7 @@ const toNutritionDto = (row: NutritionLogRow): NutritionLogDto => ({
   source_name: row.source_name,
   external_id: row.external_id,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
 });
 
 /** A user's nutrition logs by start_date, oldest first (every provider's; there is no merged view). */
@@ -62,12 +60,11 @@ export async function listNutritionLogs(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<NutritionLogDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
   const rows = await listNutritionRows(db, {
     userId,
     start: window.start,
     end: window.end,
-    after: afterUuid(after),
+    after: decodeAfterUuid(input.cursor),
     limit: input.limit,
   });
   return toPage(rows, input.limit, toNutritionDto, (row) => ({ t: row.start_date.toISOString(), id: row.id }));

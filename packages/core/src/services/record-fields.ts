@@ -2,8 +2,9 @@ import { isTimeZone } from "../time-zones.ts";
 import { recordIdentity } from "./sample-writer.ts";
 
 /**
- * Fields every record kind a parser produces carries about where it came from (nutrition
- * logs, heartbeat series, ECG recordings; daily summaries leave out external_id and source_name).
+ * Fields every record kind a parser produces carries about where it came from (daily
+ * summaries leave out external_id and source_name; sleep sessions, workouts and daily
+ * summaries keep the zone in a column of their own rather than in metadata).
  */
 export interface RecordProvenanceInput {
   /** The vendor that produced it, when known (lower-case slug, e.g. `apple`, `garmin`). */

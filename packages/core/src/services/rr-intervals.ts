@@ -1,8 +1,9 @@
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { listRrIntervals as listRrRows, type RrIntervalRow } from "../repositories/heartbeat-repository.ts";
-import { afterBigint, TimeBigintCursor } from "../record-cursors.ts";
+import { decodeAfterBigint } from "../record-cursors.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 
 export interface RrIntervalDto {
   series_id: string;
@@ -20,10 +21,7 @@ const toRrDto = (row: RrIntervalRow): RrIntervalDto => ({
   timestamp: row.timestamp.toISOString(),
   interval_ms: row.interval_ms,
   preceded_by_gap: row.preceded_by_gap,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
 });
 
 /** A user's RR intervals by the time of the beat that ends each, optionally of one series. */
@@ -33,13 +31,12 @@ export async function listRrIntervals(
   input: { series_id?: string | undefined; start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<RrIntervalDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
   const rows = await listRrRows(db, {
     userId,
     seriesId: input.series_id,
     start: window.start,
     end: window.end,
-    after: afterBigint(after),
+    after: decodeAfterBigint(input.cursor),
     limit: input.limit,
   });
   return toPage(rows, input.limit, toRrDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));

@@ -1,11 +1,12 @@
 import { findQuantityType, toStorageUnit } from "../catalog/index.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertQuantitySamples, type QuantitySampleWrite } from "../repositories/quantity-sample-repository.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "../repositories/sample-stream-repository.ts";
 import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
 import { isTimeZone } from "../time-zones.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "./daily-totals.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
 
 /** Where a batch of records came from: one user, one provider, usually one raw object. */
 export interface RecordBatch {
@@ -69,17 +70,13 @@ export async function writeQuantitySamples(
   batch: RecordBatch,
   records: readonly QuantitySampleRecord[],
 ): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, QuantitySampleWrite>();
-  records.forEach((record, index) => {
-    const normalized = normalizeSample(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "quantity_sample", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(`${normalized.type}\u0000${normalized.dedupeKey}`, normalized);
-    }
-  });
-  const samples = [...byIdentity.values()];
+  const partitioned = partitionRecords(
+    records,
+    "quantity_sample",
+    (record) => normalizeSample(record, batch.provider),
+    (sample) => `${sample.type}\u0000${sample.dedupeKey}`,
+  );
+  const samples = [...partitioned.byIdentity.values()];
   const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
   for (let i = 0; i < samples.length; i += CHUNK) {
     const result = await upsertQuantitySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
@@ -91,17 +88,10 @@ export async function writeQuantitySamples(
     }
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
-  await insertRejectedRecords(db, batch, rejected);
+  await insertRejectedRecords(db, batch, partitioned.rejected);
   await analyzeAfterBulkWrite(db, "quantity_samples", changed.inserted);
   if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changed.days]);
-  return {
-    inserted: changed.inserted,
-    updated: changed.updated,
-    unchanged: samples.length - changed.inserted - changed.updated,
-    rejected: rejected.length,
-    types: [...changed.types].sort(),
-    days: [...changed.days].sort(),
-  };
+  return writeSummary(partitioned, changed);
 }
 
 function normalizeSample(record: QuantitySampleRecord, provider: string): QuantitySampleWrite | { reason: string } {

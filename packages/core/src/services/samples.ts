@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../cursor.ts";
 import { findQuantityType } from "../catalog/index.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
+import { decodeAfterBigint } from "../record-cursors.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import type { SqlStream } from "../repositories/merge-sql.ts";
@@ -13,6 +13,7 @@ import {
   type SamplePageQuery,
 } from "../repositories/quantity-sample-repository.ts";
 import { listSampleStreams, userHasSampleType } from "../repositories/sample-stream-repository.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 import { rankStreamsForMetric } from "./source-orders.ts";
 
 export type RecordView = "merged" | "all";
@@ -54,15 +55,9 @@ const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
   is_primary_source: row.is_primary_source,
   was_user_entered: row.was_user_entered,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
   ...(row.outranked && { outranked: row.outranked }),
 });
-
-/** Cursor of lists ordered by a time and an integer id. */
-const TimeIdCursor = z.object({ t: z.iso.datetime(), id: z.string().regex(/^\d{1,19}$/) }).strict();
 
 /** How samples of a type match in the merged view; types outside the catalog match when they overlap. */
 export function matchKindOfType(type: string): { kind: MatchKind; group: string } {
@@ -88,13 +83,12 @@ export async function listSamples(
 ): Promise<Page<QuantitySampleDto>> {
   await checkSampleType(db, userId, input.type);
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeIdCursor);
   const query: SamplePageQuery = {
     userId,
     type: input.type,
     start: window.start,
     end: window.end,
-    after: after && { t: new Date(after.t), id: BigInt(after.id) },
+    after: decodeAfterBigint(input.cursor),
     limit: input.limit,
   };
   const rows =

@@ -1,8 +1,7 @@
 import { AppError } from "../errors/app-error.ts";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
-import { afterBigint, afterUuid, TimeBigintCursor, TimeUuidCursor } from "../record-cursors.ts";
+import { toPage, type Page } from "../cursor.ts";
+import { decodeAfterBigint, decodeAfterUuid } from "../record-cursors.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { listStreamsOf } from "../repositories/merge-sql.ts";
 import { selectSleepPhases, type SleepPhaseRow } from "../repositories/sleep-phase-repository.ts";
 import {
   findSleepSessionOfUser,
@@ -15,7 +14,7 @@ import {
 import type { SleepStage } from "../sleep/stage-totals.ts";
 import { parseTimeWindow } from "../time-window.ts";
 import type { RecordView } from "./samples.ts";
-import { rankStreamsForMetric } from "./source-orders.ts";
+import { rankedStreamsOf } from "./source-orders.ts";
 
 export interface SleepSessionDto {
   id: string;
@@ -82,12 +81,12 @@ export async function listSleepSessions(
   input: { start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
 ): Promise<Page<SleepSessionDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
-  const query: SleepPageQuery = { userId, start: window.start, end: window.end, after: afterUuid(after), limit: input.limit };
+  const after = decodeAfterUuid(input.cursor);
+  const query: SleepPageQuery = { userId, start: window.start, end: window.end, after, limit: input.limit };
   const rows =
     input.view === "all"
       ? await selectSleepSessions(db, query)
-      : await selectMergedSleepSessions(db, query, await rankStreamsForMetric(db, userId, SLEEP_METRIC, await listStreamsOf(db, SLEEP_TABLE, userId)));
+      : await selectMergedSleepSessions(db, query, await rankedStreamsOf(db, userId, SLEEP_TABLE, SLEEP_METRIC));
   return toPage(rows, input.limit, toSessionDto, (row) => ({ t: row.bedtime_start.toISOString(), id: row.id }));
 }
 
@@ -99,8 +98,8 @@ export async function listSleepPhases(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<SleepPhaseDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
+  const after = decodeAfterBigint(input.cursor);
   if (!(await findSleepSessionOfUser(db, userId, sessionId))) throw new AppError("not_found", "No such sleep session.");
-  const rows = await selectSleepPhases(db, { sessionId, start: window.start, end: window.end, after: afterBigint(after), limit: input.limit });
+  const rows = await selectSleepPhases(db, { sessionId, start: window.start, end: window.end, after, limit: input.limit });
   return toPage(rows, input.limit, toPhaseDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
 }

@@ -1,10 +1,12 @@
 import type { DbClient } from "../repositories/db-client.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { replaceSleepPhases, type SleepPhaseWrite } from "../repositories/sleep-phase-repository.ts";
 import { upsertSleepSessions, type SleepSessionWrite } from "../repositories/sleep-session-repository.ts";
 import { deriveStageTotals, SLEEP_STAGES, type SleepStage } from "../sleep/stage-totals.ts";
 import { isTimeZone } from "../time-zones.ts";
-import { recordIdentity, utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
+import { identityOf, normalizeProvenance } from "./record-fields.ts";
+import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 export interface SleepPhaseRecord {
   /** `awake`, `light`, `deep`, `rem`, `asleep` (stage unknown), `in_bed` or `out_of_bed`. */
@@ -64,17 +66,8 @@ type Normalized = { session: SleepSessionWrite; phases: SleepPhaseWrite[] | unde
  * transaction.
  */
 export async function writeSleepSessions(db: DbClient, batch: RecordBatch, records: readonly SleepSessionRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, Normalized>();
-  records.forEach((record, index) => {
-    const normalized = normalizeSession(record, batch.provider);
-    if ("reason" in normalized) {
-      rejected.push({ recordKind: "sleep_session", locator: record.locator ?? `#${index}`, reason: normalized.reason });
-    } else {
-      byIdentity.set(normalized.session.dedupeKey, normalized);
-    }
-  });
-  const all = [...byIdentity.values()];
+  const partitioned = partitionRecords(records, "sleep_session", (r) => normalizeSession(r, batch.provider), (n) => n.session.dedupeKey);
+  const all = [...partitioned.byIdentity.values()];
   const counts = { inserted: 0, updated: 0 };
   const days = new Set<string>();
   for (let i = 0; i < all.length; i += CHUNK) {
@@ -102,16 +95,9 @@ export async function writeSleepSessions(db: DbClient, batch: RecordBatch, recor
       if (session) for (const day of utcDays(session.bedtimeStart, session.bedtimeEnd)) days.add(day);
     }
   }
-  await insertRejectedRecords(db, batch, rejected);
-  const changedCount = counts.inserted + counts.updated;
-  return {
-    inserted: counts.inserted,
-    updated: counts.updated,
-    unchanged: all.length - changedCount,
-    rejected: rejected.length,
-    types: changedCount > 0 ? ["sleep_session"] : [],
-    days: [...days].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = counts.inserted + counts.updated > 0 ? ["sleep_session"] : [];
+  return writeSummary(partitioned, { ...counts, types, days });
 }
 
 const isValidDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
@@ -172,10 +158,8 @@ function normalizeSession(record: SleepSessionRecord, provider: string): Normali
     return value === null ? null : round ? Math.round(value) : value;
   };
 
-  const source = record.source ?? null;
-  const device = record.device ?? null;
-  const externalId = record.external_id ?? null;
-  const sourceName = record.source_name ?? null;
+  // The zone has its own column here rather than metadata.timezone.
+  const provenance = normalizeProvenance({ ...record, timezone: null }, provider);
   return {
     phases,
     session: {
@@ -195,14 +179,8 @@ function normalizeSession(record: SleepSessionRecord, provider: string): Normali
       lowestHeartRate: given.lowestHeartRate,
       averageHrv: given.averageHrv,
       respiratoryRate: given.respiratoryRate,
-      sourceName,
-      externalId,
-      metadata: { ...record.metadata },
-      source,
-      sourceKey: source ?? provider,
-      device,
-      onBody: record.on_body ?? false,
-      dedupeKey: recordIdentity({ externalId, start, end, device, sourceName }),
+      ...provenance,
+      dedupeKey: identityOf(provenance, start, end),
     },
   };
 }

@@ -4,6 +4,7 @@ import { BUILTIN_SOURCE_ORDERS } from "../merge/builtin-orders.ts";
 import { RECORD_METRICS } from "../merge/record-metrics.ts";
 import { rankStreams, resolveSourceOrder, type RankedStream, type UserSourceOrders } from "../merge/source-ranking.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { listStreamsOf, type MergeTable, type SqlStream } from "../repositories/merge-sql.ts";
 import { deleteSourceOrder as deleteOrderRow, listSourceOrders, upsertSourceOrder } from "../repositories/source-order-repository.ts";
 
 export interface SourceOrderDto {
@@ -61,4 +62,9 @@ export async function getResolvedSourceOrder(db: DbClient, userId: string, metri
 export async function rankStreamsForMetric<T extends RankedStream>(db: DbClient, userId: string, metric: string, streams: readonly T[]) {
   const order = resolveSourceOrder(metric, groupOfMetric(metric), await loadUserSourceOrders(db, userId));
   return rankStreams(streams, order);
+}
+
+/** Ranks a user's streams of a small table holding one metric (sleep sessions, workouts) for the merged view. */
+export async function rankedStreamsOf(db: DbClient, userId: string, table: MergeTable, metric: string): Promise<SqlStream[]> {
+  return rankStreamsForMetric(db, userId, metric, await listStreamsOf(db, table, userId));
 }

@@ -1,10 +1,12 @@
 import { summarizeTrack } from "../geo/track-summary.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { insertRejectedRecords, type RejectedRecordWrite } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { upsertWorkouts, type WorkoutWrite } from "../repositories/workout-repository.ts";
 import { replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "../repositories/workout-route-repository.ts";
 import { isTimeZone } from "../time-zones.ts";
-import { recordIdentity, utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
+import { partitionRecords, writeSummary } from "./record-batches.ts";
+import { identityOf, normalizeProvenance } from "./record-fields.ts";
+import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 
 /** One GPS fix of a workout's route. */
 export interface RoutePointRecord {
@@ -70,18 +72,12 @@ type Normalized = { workout: WorkoutWrite; route: RoutePointWrite[] | undefined;
  * the caller's transaction.
  */
 export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: readonly WorkoutRecord[]): Promise<WriteSummary> {
-  const rejected: RejectedRecordWrite[] = [];
-  const byIdentity = new Map<string, Normalized>();
-  records.forEach((record, index) => {
-    const locator = record.locator ?? `#${index}`;
-    const normalized = normalizeWorkout(record, batch.provider, locator);
-    if ("reason" in normalized) rejected.push({ recordKind: "workout", locator, reason: normalized.reason });
-    else byIdentity.set(normalized.workout.dedupeKey, normalized);
-  });
-  const all = [...byIdentity.values()];
+  const partitioned = partitionRecords(records, "workout", (r, locator) => normalizeWorkout(r, batch.provider, locator), (n) => n.workout.dedupeKey);
+  const all = [...partitioned.byIdentity.values()];
+  // Besides whole workouts, one rejected record per workout that lost route points.
   for (const n of all) {
     if (n.droppedPoints > 0) {
-      rejected.push({
+      partitioned.rejected.push({
         recordKind: "workout_route_point",
         locator: n.locator,
         reason: `route: ${n.droppedPoints} point(s) with an invalid timestamp, latitude (-90 to 90) or longitude (-180 to 180) were left out`,
@@ -110,17 +106,9 @@ export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: r
       for (const day of utcDays(n.workout.startDate, n.workout.endDate)) days.add(day);
     }
   }
-  await insertRejectedRecords(db, batch, rejected);
-  const changedCount = counts.inserted + counts.updated;
-  return {
-    inserted: counts.inserted,
-    updated: counts.updated,
-    unchanged: all.length - changedCount,
-    // Rejected records written: whole workouts, plus one per workout that lost route points.
-    rejected: rejected.length,
-    types: changedCount > 0 ? ["workout"] : [],
-    days: [...days].sort(),
-  };
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  const types = counts.inserted + counts.updated > 0 ? ["workout"] : [];
+  return writeSummary(partitioned, { ...counts, types, days });
 }
 
 const isValidDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
@@ -184,10 +172,8 @@ function normalizeWorkout(record: WorkoutRecord, provider: string, locator: stri
   for (const value of Object.values(fields)) if (value !== null && typeof value === "object") return value;
   const given = fields as Record<keyof typeof fields, number | null>;
   const route = record.route === undefined ? undefined : normalizeRoute(record.route);
-  const source = record.source ?? null;
-  const device = record.device ?? null;
-  const externalId = record.external_id ?? null;
-  const sourceName = record.source_name ?? null;
+  // The zone has its own column here rather than metadata.timezone.
+  const provenance = normalizeProvenance({ ...record, timezone: null }, provider);
   return {
     locator,
     route: route?.points,
@@ -200,14 +186,8 @@ function normalizeWorkout(record: WorkoutRecord, provider: string, locator: stri
       timezone: record.timezone && isTimeZone(record.timezone) ? record.timezone : null,
       ...given,
       durationSeconds: given.durationSeconds ?? (end.getTime() - start.getTime()) / 1000,
-      sourceName,
-      externalId,
-      metadata: { ...record.metadata },
-      source,
-      sourceKey: source ?? provider,
-      device,
-      onBody: record.on_body ?? false,
-      dedupeKey: recordIdentity({ externalId, start, end, device, sourceName }),
+      ...provenance,
+      dedupeKey: identityOf(provenance, start, end),
     },
   };
 }

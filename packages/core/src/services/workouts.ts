@@ -1,8 +1,7 @@
 import { AppError } from "../errors/app-error.ts";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
-import { afterBigint, afterUuid, TimeBigintCursor, TimeUuidCursor } from "../record-cursors.ts";
+import { toPage, type Page } from "../cursor.ts";
+import { decodeAfterBigint, decodeAfterUuid } from "../record-cursors.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { listStreamsOf } from "../repositories/merge-sql.ts";
 import {
   findWorkoutOfUser,
   selectMergedWorkouts,
@@ -13,8 +12,9 @@ import {
 } from "../repositories/workout-repository.ts";
 import { selectRoutePoints, type RoutePointRow } from "../repositories/workout-route-repository.ts";
 import { parseTimeWindow } from "../time-window.ts";
+import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
-import { rankStreamsForMetric } from "./source-orders.ts";
+import { rankedStreamsOf } from "./source-orders.ts";
 
 export interface TrackSummaryDto {
   point_count: number;
@@ -99,10 +99,7 @@ const toWorkoutDto = (row: WorkoutRow): WorkoutDto => ({
   source_name: row.source_name,
   external_id: row.external_id,
   metadata: row.metadata,
-  provider: row.provider,
-  source: row.source,
-  device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ...toProvenanceDto(row),
   route_summary: toTrackSummary(row),
   ...(row.outranked && { outranked: row.outranked }),
 });
@@ -131,12 +128,12 @@ export async function listWorkouts(
   input: { type?: string | undefined; start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
 ): Promise<Page<WorkoutDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeUuidCursor);
-  const query: WorkoutPageQuery = { userId, type: input.type, start: window.start, end: window.end, after: afterUuid(after), limit: input.limit };
+  const after = decodeAfterUuid(input.cursor);
+  const query: WorkoutPageQuery = { userId, type: input.type, start: window.start, end: window.end, after, limit: input.limit };
   const rows =
     input.view === "all"
       ? await selectWorkouts(db, query)
-      : await selectMergedWorkouts(db, query, await rankStreamsForMetric(db, userId, WORKOUT_METRIC, await listStreamsOf(db, WORKOUT_TABLE, userId)));
+      : await selectMergedWorkouts(db, query, await rankedStreamsOf(db, userId, WORKOUT_TABLE, WORKOUT_METRIC));
   return toPage(rows, input.limit, toWorkoutDto, (row) => ({ t: row.start_date.toISOString(), id: row.id }));
 }
 
@@ -148,8 +145,8 @@ export async function listWorkoutRoute(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<RoutePointDto>> {
   const window = parseTimeWindow(input);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, TimeBigintCursor);
+  const after = decodeAfterBigint(input.cursor);
   if (!(await findWorkoutOfUser(db, userId, workoutId))) throw new AppError("not_found", "No such workout.");
-  const rows = await selectRoutePoints(db, { workoutId, start: window.start, end: window.end, after: afterBigint(after), limit: input.limit });
+  const rows = await selectRoutePoints(db, { workoutId, start: window.start, end: window.end, after, limit: input.limit });
   return toPage(rows, input.limit, toRoutePointDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));
 }
