@@ -118,6 +118,18 @@ describe("GET /v1/users/{id}/samples", () => {
   });
 });
 
+describe("tombstones", () => {
+  it("a sample the provider deleted is not stored again", async () => {
+    const user = await createUser(svc, key);
+    const sample = { type: "heart_rate", value: 61, start_date: at("2026-03-01T07:00:00Z"), source: "garmin", external_id: "hr-9" };
+    await svc.db.providerTombstone.create({ data: { userId: user, provider: "garmin", recordKind: "quantity_sample", dedupeKey: "id:hr-9" } });
+    const summary = await writeSamples(svc, user, "garmin", [sample, { ...sample, external_id: "hr-10" }]);
+    expect(summary).toMatchObject({ inserted: 1, unchanged: 1 });
+    const answer = await svc.call(`/v1/users/${user}/samples?type=heart_rate`, { key });
+    expect(answer.body.data.map((s: { external_id: string }) => s.external_id)).toEqual(["hr-10"]);
+  });
+});
+
 describe("planner statistics", () => {
   it("are refreshed by a bulk write, so a read right after an import gets index plans", async () => {
     const user = await createUser(svc, key);

@@ -130,10 +130,10 @@ function derivedSummary(provider: string, date: string, day: Day): DailySummaryW
   return {
     date,
     timezone: only(day.zones),
-    steps: step_count ?? null,
-    distanceMeters: distance_walking_running ?? null,
-    activeEnergyKcal: active_energy_burned ?? null,
-    totalEnergyKcal: basal_energy_burned === undefined ? null : (active_energy_burned ?? 0) + basal_energy_burned,
+    steps: roundSum(step_count),
+    distanceMeters: roundSum(distance_walking_running),
+    activeEnergyKcal: roundSum(active_energy_burned),
+    totalEnergyKcal: basal_energy_burned === undefined ? null : roundSum((active_energy_burned ?? 0) + basal_energy_burned),
     floorsClimbed: null,
     activeSeconds: null,
     restingHeartRate: null,
@@ -189,3 +189,6 @@ export function localDate(instant: Date, zone: string): string {
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("year")}-${part("month")}-${part("day")}`;
 }
+
+/** A sum of many samples, rid of floating-point noise (9931.689999999995 -> 9931.69). */
+const roundSum = (value: number | undefined): number | null => (value === undefined ? null : Math.round(value * 1e6) / 1e6);
