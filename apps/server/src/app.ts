@@ -10,6 +10,7 @@ import { errorHandler, notFound } from "./problem-response.ts";
 import { requestId } from "./request-id.ts";
 import { restBodies } from "./rest-bodies.ts";
 import { restProblemBodies } from "./rest-problem-bodies.ts";
+import { ingestRouter } from "./uploads/ingest-router.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -36,6 +37,9 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
   const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: Request }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
   };
+
+  // Upload bodies are not JSON: their own handlers, ahead of the JSON routes.
+  app.use(ingestRouter(deps));
 
   app.use(
     "/v1",

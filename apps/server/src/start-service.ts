@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import { bootstrapTenant } from "@svc/core";
+import { bootstrapTenant, fileRawStore } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
 import { startWorkers } from "@svc/worker";
@@ -35,6 +35,7 @@ export async function startService(env: Env, logger: Logger): Promise<RunningSer
 
   const db = createDatabase(postgres.url);
   const jobs = await JobQueue.start(postgres.url, (error) => logger.error({ err: error }, "job queue error"));
+  const rawStore = fileRawStore(path.resolve(env.SVC_DATA_DIR, "raw"));
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);
@@ -47,11 +48,11 @@ export async function startService(env: Env, logger: Logger): Promise<RunningSer
     }
   }
 
-  if (env.SVC_ROLE !== "api") await startWorkers({ db, jobs, logger });
+  if (env.SVC_ROLE !== "api") await startWorkers({ db, jobs, rawStore, logger });
 
   let server: Server | undefined;
   if (env.SVC_ROLE !== "etl") {
-    const app = createApp({ deps: { db, jobs }, logger, publicUrl: env.SVC_PUBLIC_URL });
+    const app = createApp({ deps: { db, jobs, rawStore }, logger, publicUrl: env.SVC_PUBLIC_URL });
     server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
     });

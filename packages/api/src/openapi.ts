@@ -1,4 +1,5 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { uploadPaths } from "./openapi-uploads.ts";
 import { appRouter } from "./router.ts";
 import type { SvcMeta } from "./trpc.ts";
 
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       },
     },
   });
+  document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
   const successStatusByRoute = successStatuses();
   document.components = {
     ...document.components,

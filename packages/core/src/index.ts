@@ -36,3 +36,7 @@ export * from "./services/rr-intervals.ts";
 export * from "./services/hrv-results.ts";
 export * from "./services/ecg-writer.ts";
 export * from "./services/ecg-recordings.ts";
+export * from "./services/record-bundle.ts";
+export * from "./raw-store/index.ts";
+export * from "./services/uploads.ts";
+export * from "./services/etl.ts";

@@ -19,3 +19,22 @@ function isIanaZone(value: string): boolean {
     return false;
   }
 }
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The local date (YYYY-MM-DD) of an instant in an IANA zone or a ±hh:mm offset; UTC when the zone is missing or invalid. */
+export function localDate(instant: Date, timeZone: string | null | undefined): string {
+  if (!timeZone || !isTimeZone(timeZone)) return instant.toISOString().slice(0, 10);
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(timeZone);
+  if (offset) {
+    const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === "-" ? -1 : 1);
+    return new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, 10);
+  }
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
+  }
+  return format.format(instant);
+}

@@ -9,6 +9,10 @@ export const JOB_CATALOG = {
     payload: z.object({ deletion_job_id: z.uuid() }),
     options: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
   },
+  "etl-raw-object": {
+    payload: z.object({ raw_object_id: z.uuid() }),
+    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true },
+  },
 } as const;
 
 export type JobName = keyof typeof JOB_CATALOG;

@@ -1,4 +1,5 @@
 import { Temporal } from "temporal-polyfill";
+import { localDate } from "../time-zones.ts";
 
 /**
  * The rule that turns recorded menstrual flow into cycles (the way Apple Health and Clue
@@ -28,19 +29,6 @@ export interface DerivedCycle {
 
 /** Largest difference between consecutive flow dates that stays one period. */
 const MAX_DATES_APART_IN_PERIOD = 2;
-
-/** The local date (YYYY-MM-DD) of an instant in an IANA zone or ±hh:mm offset; UTC when the zone is missing or invalid. */
-export function localDate(instant: Date, timeZone: string | null | undefined): string {
-  const ms = instant.getTime();
-  if (timeZone) {
-    try {
-      return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone).toPlainDate().toString();
-    } catch {
-      // An unknown zone counts as UTC.
-    }
-  }
-  return new Date(ms).toISOString().slice(0, 10);
-}
 
 /**
  * The local dates an interval covers: from the date of start to the date of the last

@@ -55,3 +55,8 @@ export async function markUserDeleting(db: DbClient, tenantId: string, id: strin
 export function deleteUserRow(db: DbClient, id: string) {
   return db.user.deleteMany({ where: { id } });
 }
+
+/** A user by id whatever its status (workers act on users of any tenant). */
+export function findUserById(db: DbClient, id: string): Promise<UserRow | null> {
+  return db.user.findUnique({ where: { id }, select: userFields });
+}

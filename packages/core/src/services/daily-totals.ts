@@ -8,7 +8,7 @@ import {
 import { listProviderSamplesForTotals } from "../repositories/sample-total-repository.ts";
 import { keepMergedCounts } from "../merge/merged-counts.ts";
 import { listSampleStreams } from "../repositories/sample-stream-repository.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone, localDate } from "../time-zones.ts";
 import { rankStreamsForMetric } from "./source-orders.ts";
 
 /**
@@ -170,25 +170,6 @@ function chunksOfDays(midnights: number[]): Array<{ first: number; last: number;
 }
 
 const isoDate = (midnight: number) => new Date(midnight).toISOString().slice(0, 10);
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** The local date (YYYY-MM-DD) of an instant in an IANA zone or a ±hh:mm offset. */
-export function localDate(instant: Date, zone: string): string {
-  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(zone);
-  if (offset) {
-    const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === "-" ? -1 : 1);
-    return isoDate(instant.getTime() + minutes * 60_000);
-  }
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
-    if (formats.size < 1000) formats.set(zone, format);
-  }
-  const parts = format.formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("year")}-${part("month")}-${part("day")}`;
-}
 
 /** A sum of many samples, rid of floating-point noise (9931.689999999995 -> 9931.69). */
 const roundSum = (value: number | undefined): number | null => (value === undefined ? null : Math.round(value * 1e6) / 1e6);

@@ -1,0 +1,69 @@
+import { Router, type Request, type RequestHandler } from "express";
+import {
+  abandonUpload,
+  AppError,
+  authenticate,
+  beginUpload,
+  bearerSecret,
+  completeUpload,
+  RawObjectTooLarge,
+  requirePrincipalKind,
+  type CoreDeps,
+} from "@svc/core";
+import { checkUpload, UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers";
+
+const IDEMPOTENCY_KEY = /^.{1,255}$/s;
+
+/**
+ * POST /v1/ingest/<route>: the device upload routes. Their bodies are not JSON (gzip
+ * NDJSON, CSV, XML, base64 lines), so they are plain express handlers around the same
+ * core services: admit the upload, store its bytes raw, check them line by line (400
+ * naming the line), then accept it (202) and queue its ETL.
+ */
+export function ingestRouter(deps: CoreDeps): Router {
+  const router = Router();
+  for (const name of Object.keys(UPLOAD_ROUTES) as UploadRouteName[]) {
+    router.post(`/v1/ingest/${name}`, ingest(deps, name));
+  }
+  return router;
+}
+
+function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
+  const route = UPLOAD_ROUTES[name];
+  return async (req, res, next) => {
+    try {
+      const principal = requirePrincipalKind(await authenticate(deps.db, bearerSecret(req.get("authorization"))), "user");
+      if (!principal.scopes.includes("upload")) throw new AppError("forbidden", "This user token lacks scope upload.");
+      const format = uploadFormatOf(name, req.get("content-type"));
+      if (!format) {
+        throw new AppError("unsupported_media_type", `Content-Type must be one of: ${route.formats.flatMap((f) => f.contentTypes).join(", ")}.`);
+      }
+      const idempotencyKey = req.get("idempotency-key");
+      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+        throw new AppError("bad_request", "Idempotency-Key must be 1 to 255 characters.");
+      }
+      const declared = Number(req.get("content-length") ?? 0);
+      if (declared > route.maxBytes) throw tooLarge(route.maxBytes);
+
+      const target = { userId: principal.userId, provider: route.provider, format, contentType: req.get("content-type") ?? "" };
+      const upload = { ...(await beginUpload(deps.db, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
+      try {
+        const stored = await deps.rawStore.write(upload.storageKey, bodyOf(req), route.maxBytes);
+        await checkUpload(format, deps.rawStore.read(upload.storageKey));
+        const { answer, replayed } = await completeUpload(deps, upload, stored);
+        if (replayed) res.setHeader("Idempotent-Replayed", "true");
+        res.status(202).json(answer);
+      } catch (error) {
+        await abandonUpload(deps, upload);
+        throw error instanceof RawObjectTooLarge ? tooLarge(route.maxBytes) : error;
+      }
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+const tooLarge = (maxBytes: number) => new AppError("payload_too_large", `The body is larger than the ${maxBytes} bytes this route takes.`);
+
+/** The request body as raw bytes (the routes never let express parse it). */
+const bodyOf = (req: Request): AsyncIterable<Uint8Array> => req;

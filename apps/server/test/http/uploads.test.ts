@@ -1,0 +1,145 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../helpers/test-service.ts";
+import { createUser, mintToken } from "../helpers/records.ts";
+
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  key = (await svc.createTenant()).api_key;
+});
+afterAll(() => svc?.stop());
+
+/** A Bluetooth Heart Rate Measurement (0x2A37): flags 0x00 (uint8), `bpm`. */
+const heartRateLine = (bpm: number, at: string) =>
+  JSON.stringify({ characteristic: "2a37", value: `00${bpm.toString(16).padStart(2, "0")}`, received_at: at, device: "HRM-Pro" });
+
+async function upload(token: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  return svc.call("/v1/ingest/bluetooth", {
+    method: "POST",
+    rawBody: body as string,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson", ...headers },
+  });
+}
+
+async function uploader() {
+  const user = await createUser(svc, key);
+  return { user, token: await mintToken(svc, key, user, ["upload"]) };
+}
+
+/** Waits until the ETL has processed the raw object (the job runs in the service's workers). */
+async function processed(uploadId: string) {
+  for (let i = 0; i < 100; i++) {
+    const raw = await svc.db.rawObject.findUnique({ where: { id: uploadId } });
+    if (raw && raw.status !== "pending" && raw.status !== "receiving") return raw;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the ETL did not process the upload");
+}
+
+describe("POST /v1/ingest/bluetooth", () => {
+  it("stores the body raw, answers 202, and the ETL writes records with one data.written event", async () => {
+    const { user, token } = await uploader();
+    const body = [heartRateLine(72, "2026-03-01T10:00:00Z"), heartRateLine(75, "2026-03-01T10:00:01Z")].join("\n");
+    const answer = await upload(token, body);
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toMatchObject({ status: "accepted", byte_size: Buffer.byteLength(body) });
+    const raw = await processed(answer.body.upload_id);
+    expect(raw.status).toBe("processed");
+    const samples = await svc.call(`/v1/users/${user}/samples?type=heart_rate&view=all`, { key });
+    expect(samples.body.data.map((s: { value: number }) => s.value)).toEqual([72, 75]);
+    expect(samples.body.data[0]).toMatchObject({ provider: "bluetooth", device: "HRM-Pro" });
+    const events = await svc.db.outboxEvent.findMany({ where: { userId: user, type: "data.written" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ provider: "bluetooth", records: { quantity_samples: 2 }, types: ["heart_rate"], first_day: "2026-03-01", last_day: "2026-03-01" });
+    // Thin: no health value, only these fields.
+    expect(Object.keys(events[0]!.data as object).sort()).toEqual(["external_ref", "first_day", "last_day", "provider", "records", "types", "user_id"]);
+  });
+
+  it("keeps nothing new for a repeat: same bytes replay the first answer; new bytes of the same records send no event", async () => {
+    const { user, token } = await uploader();
+    const body = heartRateLine(61, "2026-03-02T10:00:00Z");
+    const first = await upload(token, body);
+    await processed(first.body.upload_id);
+    const again = await upload(token, body);
+    expect(again.status).toBe(202);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    // The same record in another body (a trailing newline): stored again raw, but no new rows and no event.
+    const repeat = await upload(token, `${body}\n`);
+    expect(repeat.body.upload_id).not.toBe(first.body.upload_id);
+    await processed(repeat.body.upload_id);
+    expect(await svc.db.quantitySample.count({ where: { userId: user } })).toBe(1);
+    expect(await svc.db.outboxEvent.count({ where: { userId: user, type: "data.written" } })).toBe(1);
+  });
+
+  it("takes gzip bodies, whatever the Content-Type", async () => {
+    const { user, token } = await uploader();
+    const answer = await upload(token, gzipSync(heartRateLine(66, "2026-03-03T10:00:00Z")), { "content-type": "application/gzip" });
+    expect(answer.status, answer.text).toBe(202);
+    await processed(answer.body.upload_id);
+    expect(await svc.db.quantitySample.count({ where: { userId: user } })).toBe(1);
+  });
+
+  it("answers 400 naming the line of a malformed body, and keeps nothing", async () => {
+    const { user, token } = await uploader();
+    const before = await svc.db.rawObject.count();
+    const answer = await upload(token, [heartRateLine(60, "2026-03-01T10:00:00Z"), "{not json"].join("\n"));
+    expect(answer.status).toBe(400);
+    expect(answer.body.detail).toContain("line 2");
+    expect(await svc.db.rawObject.count()).toBe(before);
+    expect(await svc.db.quantitySample.count({ where: { userId: user } })).toBe(0);
+  });
+
+  it("refuses the same Idempotency-Key with other bytes (422)", async () => {
+    const { token } = await uploader();
+    const first = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"), { "idempotency-key": "k-1" });
+    expect(first.status).toBe(202);
+    const other = await upload(token, heartRateLine(61, "2026-03-01T10:00:00Z"), { "idempotency-key": "k-1" });
+    expect(other.status).toBe(422);
+  });
+
+  it("answers 401, 403 and 415 as the spec says", async () => {
+    const { user, token } = await uploader();
+    expect((await upload("svc_ut_" + "x".repeat(43), "{}")).status).toBe(401);
+    expect((await upload(key, "{}")).status).toBe(403);
+    const reader = await mintToken(svc, key, user, ["read"]);
+    expect((await upload(reader, "{}")).status).toBe(403);
+    const json = await upload(token, "{}", { "content-type": "application/json" });
+    expect(json.status).toBe(415);
+  });
+
+  it("answers 413 above the size limit and keeps nothing", async () => {
+    const { token } = await uploader();
+    const before = await svc.db.rawObject.count();
+    const answer = await upload(token, "x".repeat(17 * 1024 * 1024));
+    expect(answer.status).toBe(413);
+    expect(await svc.db.rawObject.count()).toBe(before);
+  });
+
+  it("answers 409 while an erasure of the user's data of this provider runs", async () => {
+    const { user, token } = await uploader();
+    const tenant = await svc.db.user.findUniqueOrThrow({ where: { id: user } });
+    await svc.db.deletionJob.create({ data: { tenantId: tenant.tenantId, userId: user, provider: "bluetooth", status: "running" } });
+    const answer = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
+    expect(answer.status).toBe(409);
+  });
+
+  it("answers 429 with Retry-After above the uploads in flight", async () => {
+    const { user, token } = await uploader();
+    for (let i = 0; i < 4; i++) {
+      await svc.db.rawObject.create({ data: { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "x", storageKey: `k${i}` } });
+    }
+    const answer = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get("retry-after")).toBe("5");
+  });
+
+  it("answers 401 for the token of a user being deleted", async () => {
+    const { user, token } = await uploader();
+    expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);
+    expect((await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"))).status).toBe(401);
+  });
+});

@@ -1,0 +1,2 @@
+export { type RawStore, RawObjectTooLarge } from "./raw-store.ts";
+export { fileRawStore } from "./file-raw-store.ts";

@@ -1,0 +1,77 @@
+import type { Prisma } from "@svc/db";
+import type { DbClient } from "./db-client.ts";
+
+const rawObjectFields = {
+  id: true,
+  userId: true,
+  provider: true,
+  format: true,
+  contentType: true,
+  byteSize: true,
+  sha256: true,
+  storageKey: true,
+  status: true,
+  uploadKey: true,
+  summary: true,
+  error: true,
+  receivedAt: true,
+  processedAt: true,
+} as const;
+
+export type RawObjectRow = Prisma.RawObjectGetPayload<{ select: typeof rawObjectFields }>;
+
+export function insertReceivingRawObject(
+  db: DbClient,
+  input: { id: string; userId: string; provider: string; format: string; contentType: string; storageKey: string },
+): Promise<RawObjectRow> {
+  return db.rawObject.create({ data: { ...input, status: "receiving" }, select: rawObjectFields });
+}
+
+/** Uploads of the user still receiving bytes, started after `since` (older ones are taken to have died). */
+export function countReceivingUploads(db: DbClient, userId: string, since: Date): Promise<number> {
+  return db.rawObject.count({ where: { userId, status: "receiving", receivedAt: { gt: since } } });
+}
+
+export function findRawObject(db: DbClient, id: string): Promise<RawObjectRow | null> {
+  return db.rawObject.findUnique({ where: { id }, select: rawObjectFields });
+}
+
+export function findRawObjectByUploadKey(db: DbClient, userId: string, provider: string, uploadKey: string): Promise<RawObjectRow | null> {
+  return db.rawObject.findUnique({ where: { userId_provider_uploadKey: { userId, provider, uploadKey } }, select: rawObjectFields });
+}
+
+export function markRawObjectStored(db: DbClient, id: string, input: { byteSize: number; sha256: string; uploadKey: string }): Promise<RawObjectRow> {
+  return db.rawObject.update({
+    where: { id },
+    data: { byteSize: BigInt(input.byteSize), sha256: input.sha256, uploadKey: input.uploadKey, status: "pending" },
+    select: rawObjectFields,
+  });
+}
+
+export function markRawObjectProcessed(db: DbClient, id: string, summary: Prisma.InputJsonValue) {
+  return db.rawObject.update({ where: { id }, data: { status: "processed", summary, error: null, processedAt: new Date() } });
+}
+
+export function markRawObjectFailed(db: DbClient, id: string, error: string) {
+  return db.rawObject.update({ where: { id }, data: { status: "failed", error, processedAt: new Date() } });
+}
+
+export function deleteRawObjectRow(db: DbClient, id: string) {
+  return db.rawObject.deleteMany({ where: { id } });
+}
+
+/** Locks the user's row until the transaction ends, so a deletion cannot start meanwhile; its status. */
+export async function lockUserForUpload(db: DbClient, userId: string): Promise<"active" | "deleting" | null> {
+  const rows = await db.$queryRaw<Array<{ status: "active" | "deleting" }>>`
+    SELECT status FROM users WHERE id = ${userId}::uuid FOR SHARE`;
+  return rows[0]?.status ?? null;
+}
+
+/** Whether an erasure of the user's data of this provider is pending or running. */
+export async function erasureRunning(db: DbClient, userId: string, provider: string): Promise<boolean> {
+  const job = await db.deletionJob.findFirst({
+    where: { userId, provider, status: { in: ["pending", "running"] } },
+    select: { id: true },
+  });
+  return job !== null;
+}

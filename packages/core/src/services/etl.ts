@@ -1,0 +1,69 @@
+import { AppError } from "../errors/app-error.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
+import { findRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
+import { findUserById } from "../repositories/user-repository.ts";
+import { localDayRange } from "./local-days.ts";
+import { noChanges, writeParsedRecords, type ParsedRecords } from "./record-bundle.ts";
+
+/** Turns a raw object's bytes into batches of records; throws an AppError bad_request for a body it cannot read at all. */
+export type RawObjectParser = (raw: { format: string; contentType: string }, bytes: AsyncIterable<Uint8Array>) => AsyncIterable<ParsedRecords>;
+
+/** One upload of a million samples runs in one transaction (its rows and its event together). */
+const ETL_TRANSACTION_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The ETL of one raw object: parses its bytes and writes every record through the
+ * writers in one transaction, with one data.written event when anything was new or
+ * changed (a repeat of stored records writes and sends nothing). A body that cannot be
+ * read at all marks the raw object failed with a rejected record; other errors throw so
+ * the job is retried. Running it again for a processed object does nothing.
+ */
+export async function processRawObject(deps: CoreDeps, rawObjectId: string, parse: RawObjectParser): Promise<void> {
+  const raw = await findRawObject(deps.db, rawObjectId);
+  if (!raw || raw.status !== "pending") return;
+  const user = await findUserById(deps.db, raw.userId);
+  if (!user || user.status !== "active") return;
+  const batch = { userId: raw.userId, provider: raw.provider, rawObjectId: raw.id };
+  try {
+    await deps.db.$transaction(
+      async (tx) => {
+        const changes = noChanges();
+        const days: { first?: string; last?: string } = {};
+        for await (const parsed of parse(raw, deps.rawStore.read(raw.storageKey))) {
+          await writeParsedRecords(tx, batch, parsed, changes);
+          localDayRange(parsed, days);
+        }
+        if (Object.keys(changes.records).length > 0) {
+          await insertOutboxEvent(tx, {
+            tenantId: user.tenantId,
+            type: "data.written",
+            userId: user.id,
+            data: {
+              user_id: user.id,
+              external_ref: user.externalRef,
+              provider: raw.provider,
+              records: changes.records,
+              types: [...changes.types].sort(),
+              first_day: days.first ?? null,
+              last_day: days.last ?? null,
+            },
+          });
+        }
+        await markRawObjectProcessed(tx, raw.id, { records: changes.records, rejected: changes.rejected });
+      },
+      { timeout: ETL_TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
+    );
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "bad_request") throw error;
+    await insertRejectedRecords(deps.db, batch, [{ recordKind: "raw_object", locator: null, reason: error.detail }]);
+    await markRawObjectFailed(deps.db, raw.id, error.detail);
+  }
+}
+
+/** After the last failed attempt: the raw object stays, marked failed (its bytes can be processed again later). */
+export async function giveUpRawObject(db: DbClient, rawObjectId: string): Promise<void> {
+  await markRawObjectFailed(db, rawObjectId, "Processing failed after every retry.");
+}

@@ -1,0 +1,26 @@
+import type { ParsedRecords } from "./record-bundle.ts";
+import { localDate } from "../time-zones.ts";
+
+/**
+ * The first and last local day of a bundle's records (each record's start in its own zone,
+ * UTC when it has none): data.written's first_day and last_day.
+ */
+export function localDayRange(parsed: ParsedRecords, range: { first?: string; last?: string }): void {
+  const add = (day: string) => {
+    if (range.first === undefined || day < range.first) range.first = day;
+    if (range.last === undefined || day > range.last) range.last = day;
+  };
+  const timed = [
+    ...parsed.quantitySamples,
+    ...parsed.categorySamples,
+    ...parsed.workouts,
+    ...parsed.nutritionLogs,
+    ...parsed.heartbeatSeries,
+    ...parsed.ecgRecordings,
+  ];
+  for (const record of timed) if (record.start_date instanceof Date && !Number.isNaN(record.start_date.getTime())) add(localDate(record.start_date, record.timezone));
+  for (const session of parsed.sleepSessions) {
+    if (session.bedtime_start instanceof Date && !Number.isNaN(session.bedtime_start.getTime())) add(localDate(session.bedtime_start, session.timezone));
+  }
+  for (const summary of parsed.dailySummaries) if (typeof summary.date === "string") add(summary.date);
+}

@@ -1,0 +1,89 @@
+import type { DbClient } from "../repositories/db-client.ts";
+import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
+import { writeCategorySamples, type CategorySampleRecord } from "./category-sample-writer.ts";
+import { writeDailySummaries, type DailySummaryRecord } from "./daily-summary-writer.ts";
+import { writeEcgRecordings, type EcgRecordingRecord } from "./ecg-writer.ts";
+import { writeHeartbeatSeries, type HeartbeatSeriesRecord } from "./heartbeat-writer.ts";
+import { writeNutritionLogs, type NutritionLogRecord } from "./nutrition-writer.ts";
+import { writeQuantitySamples, type QuantitySampleRecord, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
+import { writeSleepSessions, type SleepSessionRecord } from "./sleep-writer.ts";
+import { writeWorkouts, type WorkoutRecord } from "./workout-writer.ts";
+
+/**
+ * What a parser of an uploaded or pulled format produces from (a part of) one raw object:
+ * records in the shapes the writers take, and what it could not understand.
+ */
+export interface ParsedRecords {
+  quantitySamples: QuantitySampleRecord[];
+  categorySamples: CategorySampleRecord[];
+  sleepSessions: SleepSessionRecord[];
+  workouts: WorkoutRecord[];
+  nutritionLogs: NutritionLogRecord[];
+  dailySummaries: DailySummaryRecord[];
+  heartbeatSeries: HeartbeatSeriesRecord[];
+  ecgRecordings: EcgRecordingRecord[];
+  /** Items not understood: where (line, index) and why, never quoting a value. */
+  rejected: ParseRejection[];
+}
+
+export interface ParseRejection {
+  recordKind: string;
+  locator: string;
+  reason: string;
+}
+
+export function emptyParsedRecords(): ParsedRecords {
+  return {
+    quantitySamples: [],
+    categorySamples: [],
+    sleepSessions: [],
+    workouts: [],
+    nutritionLogs: [],
+    dailySummaries: [],
+    heartbeatSeries: [],
+    ecgRecordings: [],
+    rejected: [],
+  };
+}
+
+/** The tables a bundle writes to, as named in data.written's `records`. */
+export type WrittenTable =
+  | "quantity_samples"
+  | "category_samples"
+  | "sleep_sessions"
+  | "workouts"
+  | "nutrition_logs"
+  | "daily_summaries"
+  | "heartbeat_series"
+  | "ecg_recordings";
+
+/** What writing bundles changed: rows inserted or updated per table, their types and UTC days. */
+export interface BundleChanges {
+  records: Partial<Record<WrittenTable, number>>;
+  types: Set<string>;
+  days: Set<string>;
+  rejected: number;
+}
+
+export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0 });
+
+/** Writes every list of a bundle through its writer (in the caller's transaction) and adds what changed. */
+export async function writeParsedRecords(db: DbClient, batch: RecordBatch, parsed: ParsedRecords, changes: BundleChanges): Promise<void> {
+  const add = (table: WrittenTable, summary: WriteSummary) => {
+    const written = summary.inserted + summary.updated;
+    if (written > 0) changes.records[table] = (changes.records[table] ?? 0) + written;
+    for (const type of summary.types) changes.types.add(type);
+    for (const day of summary.days) changes.days.add(day);
+    changes.rejected += summary.rejected;
+  };
+  if (parsed.quantitySamples.length) add("quantity_samples", await writeQuantitySamples(db, batch, parsed.quantitySamples));
+  if (parsed.categorySamples.length) add("category_samples", await writeCategorySamples(db, batch, parsed.categorySamples));
+  if (parsed.sleepSessions.length) add("sleep_sessions", await writeSleepSessions(db, batch, parsed.sleepSessions));
+  if (parsed.workouts.length) add("workouts", await writeWorkouts(db, batch, parsed.workouts));
+  if (parsed.nutritionLogs.length) add("nutrition_logs", await writeNutritionLogs(db, batch, parsed.nutritionLogs));
+  if (parsed.dailySummaries.length) add("daily_summaries", await writeDailySummaries(db, batch, parsed.dailySummaries));
+  if (parsed.heartbeatSeries.length) add("heartbeat_series", await writeHeartbeatSeries(db, batch, parsed.heartbeatSeries));
+  if (parsed.ecgRecordings.length) add("ecg_recordings", await writeEcgRecordings(db, batch, parsed.ecgRecordings));
+  await insertRejectedRecords(db, batch, parsed.rejected);
+  changes.rejected += parsed.rejected.length;
+}

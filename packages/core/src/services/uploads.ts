@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "../errors/app-error.ts";
+import type { CoreDeps } from "../deps.ts";
+import {
+  countReceivingUploads,
+  deleteRawObjectRow,
+  erasureRunning,
+  findRawObjectByUploadKey,
+  insertReceivingRawObject,
+  lockUserForUpload,
+  markRawObjectStored,
+  type RawObjectRow,
+} from "../repositories/raw-object-repository.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+
+/** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */
+export const UPLOADS_IN_FLIGHT_PER_USER = 4;
+/** An upload still receiving after this long is taken to have died and stops counting. */
+const RECEIVING_TIMEOUT_MS = 15 * 60_000;
+
+export interface UploadTarget {
+  userId: string;
+  provider: string;
+  format: string;
+  contentType: string;
+}
+
+/** The answer to an accepted upload (202), replayed as it was for a repeat. */
+export interface UploadAnswer {
+  upload_id: string;
+  status: "accepted";
+  byte_size: number;
+  sha256: string;
+  received_at: string;
+}
+
+const answerOf = (row: RawObjectRow): UploadAnswer => ({
+  upload_id: row.id,
+  status: "accepted",
+  byte_size: Number(row.byteSize),
+  sha256: row.sha256,
+  received_at: row.receivedAt.toISOString(),
+});
+
+/**
+ * Admits an upload before its bytes are read: 409 while an erasure of the user's data of
+ * this provider runs, 429 above the uploads in flight. Reserves its raw object.
+ */
+export async function beginUpload(db: DbClient, target: UploadTarget): Promise<{ rawObjectId: string; storageKey: string }> {
+  if (await erasureRunning(db, target.userId, target.provider)) {
+    throw new AppError("conflict", `The user's ${target.provider} data is being erased; uploads are refused until the erasure is done.`);
+  }
+  const inFlight = await countReceivingUploads(db, target.userId, new Date(Date.now() - RECEIVING_TIMEOUT_MS));
+  if (inFlight >= UPLOADS_IN_FLIGHT_PER_USER) {
+    throw new AppError("too_many_requests", `At most ${UPLOADS_IN_FLIGHT_PER_USER} uploads of a user may be in flight; retry when one is done.`, {
+      headers: { "Retry-After": "5" },
+    });
+  }
+  const rawObjectId = randomUUID();
+  const storageKey = `${target.userId}/${rawObjectId}`;
+  await insertReceivingRawObject(db, { id: rawObjectId, storageKey, ...target });
+  return { rawObjectId, storageKey };
+}
+
+/**
+ * Ends an upload whose bytes are stored and checked. A repeat (same Idempotency-Key, or
+ * without one the same bytes) keeps nothing new and answers the first upload again; the
+ * same key with other bytes is 422, and while the first is still arriving 409. A user
+ * whose deletion started while the bytes arrived gets 410 and nothing is kept. Otherwise
+ * the raw object turns pending and its ETL job is queued in the same transaction.
+ */
+export async function completeUpload(
+  deps: CoreDeps,
+  upload: { rawObjectId: string; storageKey: string; userId: string; provider: string; idempotencyKey: string | undefined },
+  stored: { byteSize: number; sha256: string },
+): Promise<{ answer: UploadAnswer; replayed: boolean }> {
+  const uploadKey = upload.idempotencyKey ?? `sha256:${stored.sha256}`;
+  const outcome = await deps.db.$transaction(async (tx) => {
+    const userStatus = await lockUserForUpload(tx, upload.userId);
+    if (userStatus !== "active") return { kind: "gone" as const };
+    const first = await findRawObjectByUploadKey(tx, upload.userId, upload.provider, uploadKey);
+    if (first) {
+      if (first.status === "receiving") return { kind: "running" as const };
+      if (first.sha256 !== stored.sha256) return { kind: "mismatch" as const };
+      return { kind: "replay" as const, row: first };
+    }
+    const row = await markRawObjectStored(tx, upload.rawObjectId, { ...stored, uploadKey });
+    await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
+    return { kind: "stored" as const, row };
+  });
+  if (outcome.kind === "stored") return { answer: answerOf(outcome.row), replayed: false };
+  await abandonUpload(deps, upload);
+  switch (outcome.kind) {
+    case "replay":
+      return { answer: answerOf(outcome.row), replayed: true };
+    case "gone":
+      throw new AppError("gone", "The user's deletion started while this upload arrived; nothing was kept.");
+    case "running":
+      throw new AppError("conflict", "An upload with this Idempotency-Key is still arriving.");
+    case "mismatch":
+      throw new AppError("unprocessable", "This Idempotency-Key was used for an upload with other bytes.");
+  }
+}
+
+/** Drops an upload that was refused or broke off: its bytes and its row. */
+export async function abandonUpload(deps: Pick<CoreDeps, "db" | "rawStore">, upload: { rawObjectId: string; storageKey: string }) {
+  await deps.rawStore.delete(upload.storageKey);
+  await deleteRawObjectRow(deps.db, upload.rawObjectId);
+}

@@ -1,0 +1,1 @@
+export { BLUETOOTH_RECORD_KIND, checkBluetoothLine, parseBluetoothLines, parseBluetoothUpload } from "./bluetooth-upload.ts";

@@ -1,0 +1,64 @@
+import { AppError } from "@svc/core";
+import { checkActivityFile } from "../activity-files/activity-file.ts";
+import { checkAppleHealthLine, parseAppleHealthExport } from "../apple-health/index.ts";
+import { checkBluetoothLine } from "../bluetooth/index.ts";
+import { checkHealthConnectLine } from "../health-connect/index.ts";
+import { MalformedUpload } from "../parsed-records.ts";
+import { checkXiaomiUpload } from "../xiaomi/index.ts";
+import { bodyLines, decodedBody } from "./body-lines.ts";
+import { decodeBase64Line } from "./base64-lines.ts";
+import { MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
+
+type LineCheck = (line: string, lineNumber: number) => string | null;
+
+/**
+ * Checks a stored upload before it is accepted: every line must be one the format's
+ * parser can read. The first that is not is a 400 naming it; nothing of the upload is kept.
+ */
+export async function checkUpload(format: UploadFormat, bytes: AsyncIterable<Uint8Array>): Promise<void> {
+  const body = decodedBody(bytes, MAX_DECODED_BYTES);
+  switch (format) {
+    case "apple-health-ndjson":
+      return checkEachLine(body, checkAppleHealthLine);
+    case "health-connect-ndjson":
+      return checkEachLine(body, checkHealthConnectLine);
+    case "bluetooth-ndjson":
+      return checkEachLine(body, checkBluetoothLine);
+    case "activity-files-base64":
+      return checkEachLine(body, (line, number) => {
+        const file = decodeBase64Line(line, number);
+        return checkActivityFile(file);
+      });
+    case "xiaomi-csv": {
+      const problem = checkXiaomiUpload(await bodyText(body));
+      if (problem) throw new AppError("bad_request", `line ${problem.line}: ${problem.reason}`);
+      return;
+    }
+    case "apple-health-export-xml":
+      // The export is read through once: what the ETL will parse is known to be well-formed.
+      try {
+        for await (const batch of parseAppleHealthExport(body)) void batch;
+      } catch (error) {
+        if (error instanceof MalformedUpload) throw new AppError("bad_request", `${error.locator}: ${error.message}`);
+        throw error;
+      }
+  }
+}
+
+async function checkEachLine(body: AsyncIterable<Uint8Array>, check: LineCheck): Promise<void> {
+  let lines = 0;
+  for await (const { line, number } of bodyLines(body, MAX_LINE_BYTES)) {
+    if (line.trim() === "") continue;
+    lines++;
+    const reason = check(line, number);
+    if (reason !== null) throw new AppError("bad_request", reason.startsWith("line ") ? reason : `line ${number}: ${reason}`);
+  }
+  if (lines === 0) throw new AppError("bad_request", "The body has no lines.");
+}
+
+/** A whole (small) body as text; CSV data copies are read at once. */
+export async function bodyText(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,55 @@
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+const NDJSON = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/gzip"];
+
+/** The formats a stored raw object of an upload can be in; the ETL parses by it. */
+export type UploadFormat =
+  | "apple-health-ndjson"
+  | "apple-health-export-xml"
+  | "health-connect-ndjson"
+  | "xiaomi-csv"
+  | "activity-files-base64"
+  | "bluetooth-ndjson";
+
+export interface UploadRoute {
+  /** The provider the upload's records are stored under. */
+  provider: string;
+  /** Largest body as sent (compressed when gzip). */
+  maxBytes: number;
+  formats: ReadonlyArray<{ format: UploadFormat; contentTypes: readonly string[] }>;
+}
+
+/**
+ * POST /v1/ingest/<name>: what each upload route takes. A gzip body is recognized by its
+ * first bytes, so NDJSON may be sent gzip with Content-Type application/gzip, with
+ * Content-Encoding: gzip, or plain.
+ */
+export const UPLOAD_ROUTES = {
+  "apple-health": {
+    provider: "apple_health",
+    // A whole export.xml of many years is several GB; it is streamed, never held in memory.
+    maxBytes: 4 * GiB,
+    formats: [
+      { format: "apple-health-ndjson", contentTypes: NDJSON },
+      { format: "apple-health-export-xml", contentTypes: ["application/xml", "text/xml"] },
+    ],
+  },
+  "health-connect": { provider: "health_connect", maxBytes: 256 * MiB, formats: [{ format: "health-connect-ndjson", contentTypes: NDJSON }] },
+  xiaomi: { provider: "xiaomi", maxBytes: 64 * MiB, formats: [{ format: "xiaomi-csv", contentTypes: ["text/csv", "text/plain"] }] },
+  "activity-files": { provider: "activity_files", maxBytes: 64 * MiB, formats: [{ format: "activity-files-base64", contentTypes: ["text/plain"] }] },
+  bluetooth: { provider: "bluetooth", maxBytes: 16 * MiB, formats: [{ format: "bluetooth-ndjson", contentTypes: NDJSON }] },
+} as const satisfies Record<string, UploadRoute>;
+
+export type UploadRouteName = keyof typeof UPLOAD_ROUTES;
+
+/** The format of an upload to a route by its Content-Type (parameters such as charset ignored); undefined when the route does not take it. */
+export function uploadFormatOf(name: UploadRouteName, contentType: string | undefined): UploadFormat | undefined {
+  const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const route: UploadRoute = UPLOAD_ROUTES[name];
+  return route.formats.find((f) => f.contentTypes.includes(mediaType))?.format;
+}
+
+/** Every upload route accepts at most this much once gzip is undone (a small gzip body can expand a thousandfold). */
+export const MAX_DECODED_BYTES = 8 * GiB;
+/** A line holds one record, or one activity file in base64. */
+export const MAX_LINE_BYTES = 96 * MiB;
