@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
@@ -141,5 +142,27 @@ describe("POST /v1/ingest/bluetooth", () => {
     const { user, token } = await uploader();
     expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);
     expect((await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"))).status).toBe(401);
+  });
+});
+
+describe("an upload racing the user's deletion", () => {
+  it("answers 410 and keeps nothing when the deletion started while the bytes arrived", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { beginUpload, completeUpload, fileRawStore, isAppError } = await import("@svc/core");
+    const { user } = await uploader();
+    const rawStore = fileRawStore(mkdtempSync(path.join(tmpdir(), "svc-raw-")));
+    const target = { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "application/x-ndjson" };
+    const upload = { ...(await beginUpload(svc.db, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
+    const stored = await rawStore.write(upload.storageKey, Readable.from([Buffer.from(heartRateLine(60, "2026-03-01T10:00:00Z"))]), 1024);
+    // The token was accepted; now the tenant deletes the user before the upload completes.
+    expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);
+    const { JobQueue } = await import("@svc/jobs");
+    const jobs = await JobQueue.start(svc.databaseUrl, () => undefined);
+    const error = await completeUpload({ db: svc.db, jobs, rawStore }, upload, stored).catch((e: unknown) => e);
+    await jobs.stop();
+    expect(isAppError(error) && error.status).toBe(410);
+    expect(await svc.db.rawObject.count({ where: { id: upload.rawObjectId } })).toBe(0);
   });
 });
