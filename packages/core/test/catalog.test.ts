@@ -1,3 +1,4 @@
+import { fixturesDir } from "@svc/testing";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ucum from "@lhncbc/ucum-lhc";
@@ -7,7 +8,7 @@ import { findQuantityType, QUANTITY_TYPES, type QuantityType } from "../src/cata
 import { toStorageUnit } from "../src/catalog/units.ts";
 
 // Public FHIR R4 examples, read where they lie; never copied into the repository.
-const FIXTURES = "/work/shared/fixtures";
+const FIXTURES = fixturesDir();
 const LOINC = "http://loinc.org";
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

@@ -1,3 +1,4 @@
+import { fixturesDir } from "@svc/testing";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, it as propertyIt } from "@fast-check/vitest";
@@ -12,7 +13,7 @@ import type { ParsedRecords } from "../src/parsed-records.ts";
 // Public FIT, GPX and TCX files (see /work/shared/fixtures/SOURCES.md), read where they lie;
 // never copied into the repository. Expected values are read from the files here, with the
 // FIT SDK directly or with regular expressions over the XML text, not through the parser.
-const FIXTURES = "/work/shared/fixtures";
+const FIXTURES = fixturesDir();
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
 const fixtureText = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
 

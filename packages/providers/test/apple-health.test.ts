@@ -1,3 +1,4 @@
+import { fixturePath } from "@svc/testing";
 import { createReadStream } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -14,7 +15,7 @@ import {
   type AppleHealthParsedRecords,
 } from "../src/index.ts";
 
-const FIXTURE = "/work/shared/fixtures/applehealth_export_alxdrcirilo.xml";
+const FIXTURE = fixturePath("applehealth_export_alxdrcirilo.xml");
 
 async function* linesOf(lines: readonly string[]): AsyncGenerator<string> {
   yield* lines;

@@ -1,3 +1,4 @@
+import { fixturesDir } from "@svc/testing";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, test as propTest } from "@fast-check/vitest";
@@ -18,7 +19,7 @@ import type { ParsedRecords } from "../src/parsed-records.ts";
 
 // Public test vectors (Nordic, SpeziBluetooth, bluetooth-sig-python; see SOURCES.md there),
 // read where they lie; never copied into the repository.
-const FIXTURES = "/work/shared/fixtures";
+const FIXTURES = fixturesDir();
 
 interface Vector {
   characteristic: string;

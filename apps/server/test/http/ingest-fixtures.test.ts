@@ -1,3 +1,4 @@
+import { fixturesDir } from "@svc/testing";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,7 +6,7 @@ import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { createUser, mintToken } from "../helpers/records.ts";
 
 // The shared fixtures (read in place, never copied into the repo).
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../../shared/fixtures");
+const FIXTURES = fixturesDir();
 
 let svc: TestService;
 let key: string;
