@@ -39,4 +39,5 @@ export * from "./services/ecg-recordings.ts";
 export * from "./services/record-bundle.ts";
 export * from "./raw-store/index.ts";
 export * from "./services/uploads.ts";
+export * from "./services/tenant-providers.ts";
 export * from "./services/etl.ts";

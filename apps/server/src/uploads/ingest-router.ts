@@ -46,7 +46,7 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       if (declared > route.maxBytes) throw tooLarge(route.maxBytes);
 
       const target = { userId: principal.userId, provider: route.provider, format, contentType: req.get("content-type") ?? "" };
-      const upload = { ...(await beginUpload(deps.db, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
+      const upload = { ...(await beginUpload(deps.db, principal.tenantId, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
       try {
         const stored = await deps.rawStore.write(upload.storageKey, bodyOf(req), route.maxBytes);
         await checkUpload(format, deps.rawStore.read(upload.storageKey));

@@ -128,6 +128,22 @@ describe("POST /v1/ingest/bluetooth", () => {
     expect(answer.status).toBe(409);
   });
 
+  it("answers 403 and keeps nothing while an admin switched the provider off for the tenant", async () => {
+    const { setTenantProviderSwitch } = await import("@svc/core");
+    const tenant = await svc.createTenant();
+    const user = await createUser(svc, tenant.api_key);
+    const token = await mintToken(svc, tenant.api_key, user, ["upload"]);
+    await setTenantProviderSwitch(svc.db, tenant.tenant_id, "bluetooth", false);
+    const before = await svc.db.rawObject.count();
+    const refused = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain("switched off");
+    expect(await svc.db.rawObject.count()).toBe(before);
+    // Another provider of the tenant is still on, and switching back on admits uploads again.
+    await setTenantProviderSwitch(svc.db, tenant.tenant_id, "bluetooth", true);
+    expect((await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"))).status).toBe(202);
+  });
+
   it("answers 429 with Retry-After above the uploads in flight", async () => {
     const { user, token } = await uploader();
     for (let i = 0; i < 4; i++) {
@@ -154,7 +170,8 @@ describe("an upload racing the user's deletion", () => {
     const { user } = await uploader();
     const rawStore = fileRawStore(mkdtempSync(path.join(tmpdir(), "svc-raw-")));
     const target = { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "application/x-ndjson" };
-    const upload = { ...(await beginUpload(svc.db, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
+    const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
+    const upload = { ...(await beginUpload(svc.db, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
     const stored = await rawStore.write(upload.storageKey, Readable.from([Buffer.from(heartRateLine(60, "2026-03-01T10:00:00Z"))]), 1024);
     // The token was accepted; now the tenant deletes the user before the upload completes.
     expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);

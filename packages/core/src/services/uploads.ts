@@ -12,6 +12,7 @@ import {
   type RawObjectRow,
 } from "../repositories/raw-object-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { requireProviderOnForTenant } from "./tenant-providers.ts";
 
 /** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */
 export const UPLOADS_IN_FLIGHT_PER_USER = 4;
@@ -43,10 +44,16 @@ const answerOf = (row: RawObjectRow): UploadAnswer => ({
 });
 
 /**
- * Admits an upload before its bytes are read: 409 while an erasure of the user's data of
- * this provider runs, 429 above the uploads in flight. Reserves its raw object.
+ * Admits an upload before its bytes are read: 403 while an admin switched the provider
+ * off for the tenant, 409 while an erasure of the user's data of this provider runs, 429
+ * above the uploads in flight. Reserves its raw object.
  */
-export async function beginUpload(db: DbClient, target: UploadTarget): Promise<{ rawObjectId: string; storageKey: string }> {
+export async function beginUpload(
+  db: DbClient,
+  tenantId: string,
+  target: UploadTarget,
+): Promise<{ rawObjectId: string; storageKey: string }> {
+  await requireProviderOnForTenant(db, tenantId, target.provider);
   if (await erasureRunning(db, target.userId, target.provider)) {
     throw new AppError("conflict", `The user's ${target.provider} data is being erased; uploads are refused until the erasure is done.`);
   }

@@ -1,0 +1,19 @@
+import type { DbClient } from "./db-client.ts";
+
+/** The admin switch of one provider for one tenant; null when never set (the provider is on). */
+export async function findTenantProviderSwitch(db: DbClient, tenantId: string, provider: string): Promise<boolean | null> {
+  const row = await db.tenantProvider.findUnique({
+    where: { tenantId_provider: { tenantId, provider } },
+    select: { enabled: true },
+  });
+  return row?.enabled ?? null;
+}
+
+export function upsertTenantProviderSwitch(db: DbClient, tenantId: string, provider: string, enabled: boolean) {
+  return db.tenantProvider.upsert({
+    where: { tenantId_provider: { tenantId, provider } },
+    create: { tenantId, provider, enabled },
+    update: { enabled },
+    select: { tenantId: true, provider: true, enabled: true, updatedAt: true },
+  });
+}
