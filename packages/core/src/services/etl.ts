@@ -1,15 +1,20 @@
 import { AppError } from "../errors/app-error.ts";
+import { rawObjectSource, type RawObjectSource } from "../raw-store/raw-store.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
 import { findRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { findUserById } from "../repositories/user-repository.ts";
+import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
 import { noChanges, writeParsedRecords, type ParsedRecords } from "./record-bundle.ts";
 
-/** Turns a raw object's bytes into batches of records; throws an AppError bad_request for a body it cannot read at all. */
-export type RawObjectParser = (raw: { format: string; contentType: string }, bytes: AsyncIterable<Uint8Array>) => AsyncIterable<ParsedRecords>;
+/**
+ * Turns a raw object's bytes into batches of records; throws an AppError bad_request for a
+ * body it cannot read at all. The source gives the bytes in order, or by range (a zip).
+ */
+export type RawObjectParser = (raw: { format: string; contentType: string }, source: RawObjectSource) => AsyncIterable<ParsedRecords>;
 
 /** One upload of a million samples runs in one transaction (its rows and its event together). */
 const ETL_TRANSACTION_TIMEOUT_MS = 30 * 60_000;
@@ -17,7 +22,8 @@ const ETL_TRANSACTION_TIMEOUT_MS = 30 * 60_000;
 /**
  * The ETL of one raw object: parses its bytes and writes every record through the
  * writers in one transaction, with one data.written event when anything was new or
- * changed (a repeat of stored records writes and sends nothing). A body that cannot be
+ * changed (a repeat of stored records writes and sends nothing), and one data.deleted
+ * event when records the provider reported deleted were removed. A body that cannot be
  * read at all marks the raw object failed with a rejected record; other errors throw so
  * the job is retried. Running it again for a processed object does nothing.
  */
@@ -32,24 +38,17 @@ export async function processRawObject(deps: CoreDeps, rawObjectId: string, pars
       async (tx) => {
         const changes = noChanges();
         const days: { first?: string; last?: string } = {};
-        for await (const parsed of parse(raw, deps.rawStore.read(raw.storageKey))) {
+        for await (const parsed of parse(raw, rawObjectSource(deps.rawStore, raw.storageKey, Number(raw.byteSize)))) {
           await writeParsedRecords(tx, batch, parsed, changes);
           localDayRange(parsed, days);
         }
-        if (Object.keys(changes.records).length > 0) {
+        await insertDataWrittenEvent(tx, user, raw.provider, changes, days);
+        if (changes.deleted > 0) {
           await insertOutboxEvent(tx, {
             tenantId: user.tenantId,
-            type: "data.written",
+            type: "data.deleted",
             userId: user.id,
-            data: {
-              user_id: user.id,
-              external_ref: user.externalRef,
-              provider: raw.provider,
-              records: changes.records,
-              types: [...changes.types].sort(),
-              first_day: days.first ?? null,
-              last_day: days.last ?? null,
-            },
+            data: { user_id: user.id, external_ref: user.externalRef, provider: raw.provider, records_deleted: changes.deleted },
           });
         }
         await markRawObjectProcessed(tx, raw.id, { records: changes.records, rejected: changes.rejected });

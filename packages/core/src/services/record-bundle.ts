@@ -4,6 +4,7 @@ import { writeCategorySamples, type CategorySampleRecord } from "./category-samp
 import { writeDailySummaries, type DailySummaryRecord } from "./daily-summary-writer.ts";
 import { writeEcgRecordings, type EcgRecordingRecord } from "./ecg-writer.ts";
 import { writeHeartbeatSeries, type HeartbeatSeriesRecord } from "./heartbeat-writer.ts";
+import { applyProviderDeletions } from "./provider-deletions.ts";
 import { writeNutritionLogs, type NutritionLogRecord } from "./nutrition-writer.ts";
 import { writeQuantitySamples, type QuantitySampleRecord, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 import { writeSleepSessions, type SleepSessionRecord } from "./sleep-writer.ts";
@@ -24,6 +25,8 @@ export interface ParsedRecords {
   ecgRecordings: EcgRecordingRecord[];
   /** Items not understood: where (line, index) and why, never quoting a value. */
   rejected: ParseRejection[];
+  /** The provider's ids of records it reported deleted (HealthKit deleted objects, Health Connect deletions). */
+  deletedExternalIds?: string[];
 }
 
 export interface ParseRejection {
@@ -57,17 +60,22 @@ export type WrittenTable =
   | "heartbeat_series"
   | "ecg_recordings";
 
-/** What writing bundles changed: rows inserted or updated per table, their types and UTC days. */
+/** What writing bundles changed: rows inserted or updated per table, their types and UTC days, records deleted. */
 export interface BundleChanges {
   records: Partial<Record<WrittenTable, number>>;
   types: Set<string>;
   days: Set<string>;
   rejected: number;
+  /** Records removed because the provider reported them deleted. */
+  deleted: number;
 }
 
-export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0 });
+export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0, deleted: 0 });
 
-/** Writes every list of a bundle through its writer (in the caller's transaction) and adds what changed. */
+/**
+ * Writes every list of a bundle through its writer (in the caller's transaction), then
+ * applies the deletions it reports, and adds what changed.
+ */
 export async function writeParsedRecords(db: DbClient, batch: RecordBatch, parsed: ParsedRecords, changes: BundleChanges): Promise<void> {
   const add = (table: WrittenTable, summary: WriteSummary) => {
     const written = summary.inserted + summary.updated;
@@ -86,4 +94,5 @@ export async function writeParsedRecords(db: DbClient, batch: RecordBatch, parse
   if (parsed.ecgRecordings.length) add("ecg_recordings", await writeEcgRecordings(db, batch, parsed.ecgRecordings));
   await insertRejectedRecords(db, batch, parsed.rejected);
   changes.rejected += parsed.rejected.length;
+  if (parsed.deletedExternalIds?.length) changes.deleted += await applyProviderDeletions(db, batch, parsed.deletedExternalIds);
 }

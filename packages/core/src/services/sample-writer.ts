@@ -148,8 +148,11 @@ function normalizeSample(record: QuantitySampleRecord, provider: string): Quanti
  * has one, else its times, device and source name. A changed value keeps the identity, so
  * it updates the stored record.
  */
+/** The dedupe key of a record the provider gave an id. */
+export const externalIdentity = (externalId: string): string => `id:${externalId}`;
+
 export function recordIdentity(r: { externalId: string | null; start: Date; end: Date; device: string | null; sourceName: string | null }): string {
-  if (r.externalId) return `id:${r.externalId}`;
+  if (r.externalId) return externalIdentity(r.externalId);
   return `at:${r.start.toISOString()}/${r.end.toISOString()}/${r.device ?? ""}/${r.sourceName ?? ""}`;
 }
 
