@@ -11,6 +11,8 @@ import { nutritionRouter } from "./routers/nutrition/router.ts";
 import { dailyRouter } from "./routers/daily/router.ts";
 import { heartbeatsRouter } from "./routers/heartbeats/router.ts";
 import { ecgRouter } from "./routers/ecg/router.ts";
+import { tagsRouter } from "./routers/tags/router.ts";
+import { selfReportsRouter } from "./routers/self-reports/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -28,6 +30,8 @@ export const appRouter = router({
   daily: dailyRouter,
   heartbeats: heartbeatsRouter,
   ecg: ecgRouter,
+  tags: tagsRouter,
+  selfReports: selfReportsRouter,
 });
 
 export type AppRouter = typeof appRouter;

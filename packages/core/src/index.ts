@@ -41,3 +41,8 @@ export * from "./raw-store/index.ts";
 export * from "./services/uploads.ts";
 export * from "./services/tenant-providers.ts";
 export * from "./services/etl.ts";
+export * from "./services/time-tags.ts";
+export * from "./catalog/self-report-kinds.ts";
+export * from "./services/self-reports.ts";
+export * from "./crypto/index.ts";
+export * from "./webhooks/index.ts";

@@ -69,6 +69,12 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/users/{id}/hrv",
         "GET /v1/users/{id}/ecg",
         "GET /v1/users/{id}/ecg/{ecg_id}",
+        "POST /v1/users/{id}/tags",
+        "GET /v1/users/{id}/tags",
+        "GET /v1/users/{id}/tags/{tag_id}",
+        "PATCH /v1/users/{id}/tags/{tag_id}",
+        "DELETE /v1/users/{id}/tags/{tag_id}",
+        "POST /v1/users/{id}/self-reports",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

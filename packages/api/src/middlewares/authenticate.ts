@@ -1,4 +1,4 @@
-import { authenticate, bearerSecret, requirePrincipalKind, requireReaderPrincipal, type PrincipalKind } from "@svc/core";
+import { authenticate, bearerSecret, requirePrincipalKind, requireReaderPrincipal, type PrincipalKind, type TokenScope } from "@svc/core";
 import { publicProcedure } from "../trpc.ts";
 
 /** A procedure that takes one kind of secret: 401 for a bad secret, 403 for another kind. */
@@ -13,8 +13,18 @@ export const tenantProcedure = procedureFor("tenant");
 export const userProcedure = procedureFor("user");
 export const adminProcedure = procedureFor("admin");
 
+/**
+ * Routes of one user's records: a tenant key, or a user token (the route checks with the
+ * user id that it is the token's own user and has `scope`).
+ */
+function tenantOrUserProcedure(scope: TokenScope) {
+  return publicProcedure.use(async ({ ctx, next }) => {
+    const principal = await authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+    return next({ ctx: { principal: requireReaderPrincipal(principal, scope) } });
+  });
+}
+
 /** Read routes of a user's records: a tenant key, or the user's own token with scope read. */
-export const readerProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const principal = await authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
-  return next({ ctx: { principal: requireReaderPrincipal(principal) } });
-});
+export const readerProcedure = tenantOrUserProcedure("read");
+/** Upload routes of a user's records (self reports): a tenant key, or the user's own token with scope upload. */
+export const uploaderProcedure = tenantOrUserProcedure("upload");

@@ -1,29 +1,42 @@
 import { AppError } from "../errors/app-error.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import type { UserRow } from "../repositories/user-repository.ts";
-import type { Principal } from "./auth.ts";
+import type { Principal, TokenScope } from "./auth.ts";
 import { requireActiveUser } from "./users.ts";
 
-/** Who may read a user's records: a tenant key (any user of its tenant) or that user's own token. */
+/**
+ * Who may reach one user's records: a tenant key (any user of its tenant) or that user's
+ * own token with the route's scope (`read` for reads, `upload` for self reports).
+ */
 export type ReaderPrincipal = Extract<Principal, { kind: "tenant" | "user" }>;
 
 /** 403 for an instance admin key: its reads go through the admin mirror routes. */
-export function requireReaderPrincipal(principal: Principal): ReaderPrincipal {
+export function requireReaderPrincipal(principal: Principal, scope: TokenScope = "read"): ReaderPrincipal {
   if (principal.kind === "admin") {
-    throw new AppError("forbidden", "This route takes a tenant API key or a user token with scope read, not an instance admin key.");
+    throw new AppError("forbidden", `This route takes a tenant API key or a user token with scope ${scope}, not an instance admin key.`);
   }
   return principal;
 }
 
 /**
- * The user whose records are read. A tenant key reads any active user of its tenant; a
- * user token needs scope `read` (403 without) and reads only its own user (any other id
- * is 404, as for a user of another tenant).
+ * The user whose records are reached. A tenant key reaches any active user of its tenant;
+ * a user token needs `scope` (403 without) and reaches only its own user (any other id is
+ * 404, as for a user of another tenant).
  */
-export async function requireReadableUser(db: DbClient, principal: ReaderPrincipal, userId: string): Promise<UserRow> {
+export async function requireUserInScope(db: DbClient, principal: ReaderPrincipal, userId: string, scope: TokenScope): Promise<UserRow> {
   if (principal.kind === "user") {
-    if (!principal.scopes.includes("read")) throw new AppError("forbidden", "This user token lacks scope read.");
+    if (!principal.scopes.includes(scope)) throw new AppError("forbidden", `This user token lacks scope ${scope}.`);
     if (principal.userId !== userId) throw new AppError("not_found", "No such user.");
   }
   return requireActiveUser(db, principal.tenantId, userId);
+}
+
+/** The user whose records are read: a tenant key, or the user's own token with scope `read`. */
+export function requireReadableUser(db: DbClient, principal: ReaderPrincipal, userId: string): Promise<UserRow> {
+  return requireUserInScope(db, principal, userId, "read");
+}
+
+/** The user whose records are uploaded (self reports): a tenant key, or the user's own token with scope `upload`. */
+export function requireUploadableUser(db: DbClient, principal: ReaderPrincipal, userId: string): Promise<UserRow> {
+  return requireUserInScope(db, principal, userId, "upload");
 }

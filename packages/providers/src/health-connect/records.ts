@@ -785,7 +785,7 @@ export function mapRecord(recordType: string, record: JsonObject, locator: strin
   }
 }
 
-type Marks = Record<Exclude<keyof ParsedRecords, "rejected">, number> & { rejected: number };
+type Marks = Record<Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds">, number> & { rejected: number };
 
 function marks(out: ParsedRecords): Marks {
   return {

@@ -1,0 +1,34 @@
+import type { DbClient } from "../repositories/db-client.ts";
+import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
+import type { UserRow } from "../repositories/user-repository.ts";
+import type { BundleChanges } from "./record-bundle.ts";
+
+/**
+ * Writes the thin `data.written` event of one ingest (an upload's ETL, a self report) in the
+ * caller's transaction when anything was new or changed; nothing when nothing was. It
+ * names tables, counts, types and local days, never a value. Returns whether it wrote one.
+ */
+export async function insertDataWrittenEvent(
+  db: DbClient,
+  user: Pick<UserRow, "id" | "tenantId" | "externalRef">,
+  provider: string,
+  changes: BundleChanges,
+  days: { first?: string; last?: string },
+): Promise<boolean> {
+  if (Object.keys(changes.records).length === 0) return false;
+  await insertOutboxEvent(db, {
+    tenantId: user.tenantId,
+    type: "data.written",
+    userId: user.id,
+    data: {
+      user_id: user.id,
+      external_ref: user.externalRef,
+      provider,
+      records: changes.records,
+      types: [...changes.types].sort(),
+      first_day: days.first ?? null,
+      last_day: days.last ?? null,
+    },
+  });
+  return true;
+}
