@@ -13,6 +13,23 @@ export const EnvSchema = z.object({
   SVC_BOOTSTRAP_TENANT: z.string().min(1).max(200).optional(),
   SVC_PUBLIC_URL: z.url().optional(),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Where raw uploads are kept: files under SVC_DATA_DIR/raw (default), or an S3-compatible
+  // bucket (AWS S3, MinIO, Cloudflare R2, …) addressed path-style: <endpoint>/<bucket>/<prefix><key>.
+  SVC_RAW_STORE: z.enum(["file", "s3"]).default("file"),
+  /** e.g. https://s3.eu-central-1.amazonaws.com, http://minio:9000, https://<account>.r2.cloudflarestorage.com */
+  SVC_S3_ENDPOINT: z.url().optional(),
+  SVC_S3_BUCKET: z.string().min(1).optional(),
+  /** SigV4 region: the bucket's region on AWS, `auto` on R2, `us-east-1` for MinIO unless set otherwise. */
+  SVC_S3_REGION: z.string().min(1).default("us-east-1"),
+  SVC_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  SVC_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Prepended to every key, e.g. `svc/raw`; none by default. */
+  SVC_S3_PREFIX: z.string().optional(),
+}).superRefine((env, context) => {
+  if (env.SVC_RAW_STORE !== "s3") return;
+  for (const name of ["SVC_S3_ENDPOINT", "SVC_S3_BUCKET", "SVC_S3_ACCESS_KEY_ID", "SVC_S3_SECRET_ACCESS_KEY"] as const) {
+    if (!env[name]) context.addIssue({ code: "custom", path: [name], message: "required when SVC_RAW_STORE=s3" });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema>;

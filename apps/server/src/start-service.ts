@@ -1,12 +1,13 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import { bootstrapTenant, fileRawStore } from "@svc/core";
+import { bootstrapTenant } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
 import { startWorkers } from "@svc/worker";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
 import type { Env } from "./env.ts";
+import { rawStoreFromEnv } from "./raw-store-from-env.ts";
 
 export interface RunningService {
   /** http://127.0.0.1:<port> of the API, when this process serves it. */
@@ -35,7 +36,7 @@ export async function startService(env: Env, logger: Logger): Promise<RunningSer
 
   const db = createDatabase(postgres.url);
   const jobs = await JobQueue.start(postgres.url, (error) => logger.error({ err: error }, "job queue error"));
-  const rawStore = fileRawStore(path.resolve(env.SVC_DATA_DIR, "raw"));
+  const rawStore = rawStoreFromEnv(env);
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

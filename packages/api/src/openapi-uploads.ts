@@ -4,6 +4,7 @@ import { UPLOAD_ROUTES, type UploadFormat, type UploadRouteName } from "@svc/pro
 const FORMAT_BODIES: Record<UploadFormat, string> = {
   "apple-health-ndjson": "HealthKit objects as NDJSON, one per line (quantity, category, workout, correlation, ecg, heartbeat_series, deleted), gzip or plain.",
   "apple-health-export-xml": "A whole Apple Health export.xml, streamed.",
+  "apple-health-export-zip": "The Health app's export.zip as it is (Export All Health Data); its apple_health_export/export.xml is read, streamed. A zip without it, or a corrupt one, is a 400.",
   "health-connect-ndjson": "Android Health Connect records as NDJSON, one record per line with its recordType and Health Connect's property names, gzip or plain.",
   "xiaomi-csv": "Rows of a Mi Fitness or Zepp data copy: a `# <family>:<file>` line, optionally `# timezone: <IANA zone>`, then the CSV header and rows as the app exports them.",
   "activity-files-base64": "One FIT, GPX or TCX file per line, base64.",

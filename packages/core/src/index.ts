@@ -40,6 +40,8 @@ export * from "./services/record-bundle.ts";
 export * from "./raw-store/index.ts";
 export * from "./services/uploads.ts";
 export * from "./services/tenant-providers.ts";
+export * from "./services/events.ts";
+export * from "./events/event-catalog.ts";
 export * from "./services/etl.ts";
 export * from "./services/time-tags.ts";
 export * from "./catalog/self-report-kinds.ts";

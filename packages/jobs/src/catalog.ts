@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Every background job: its name, the payload it carries (validated again by the worker)
- * and its pg-boss options. The API only enqueues through this catalog.
+ * Every background job: its name, the payload it carries (validated again by the worker),
+ * its pg-boss queue options and how workers fetch it. The API only enqueues through this catalog.
  */
 export const JOB_CATALOG = {
   "user-delete": {
@@ -12,6 +12,20 @@ export const JOB_CATALOG = {
   "etl-raw-object": {
     payload: z.object({ raw_object_id: z.uuid() }),
     options: { retryLimit: 5, retryDelay: 10, retryBackoff: true },
+  },
+  // One attempt of one webhook delivery. The retry schedule of deliveries is our own
+  // (a new job per attempt); pg-boss retries only an attempt whose worker died (no
+  // heartbeat for 10 s) or threw. NOTIFY wakes a worker the moment the job commits.
+  "webhook-deliver": {
+    payload: z.object({ delivery_id: z.string().regex(/^[0-9]{1,19}$/) }),
+    options: { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 120 },
+    queue: { notify: true },
+    work: { localConcurrency: 8 },
+  },
+  // Deletes deliveries finished more than 30 days ago; scheduled hourly.
+  "webhook-cleanup": {
+    payload: z.object({}),
+    options: { retryLimit: 2, retryDelay: 60 },
   },
 } as const;
 

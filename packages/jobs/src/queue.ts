@@ -20,10 +20,13 @@ export class JobQueue {
 
   /** Starts pg-boss on the database (creating its own `pgboss` schema) and every catalog queue. */
   static async start(connectionString: string, onError: (error: Error) => void): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString, max: 4 });
+    // LISTEN/NOTIFY wakes workers of notify queues (webhook deliveries) the moment a job commits.
+    const boss = new PgBoss({ connectionString, max: 4, useListenNotify: true });
     boss.on("error", onError);
     await boss.start();
-    for (const name of Object.keys(JOB_CATALOG)) await boss.createQueue(name);
+    for (const [name, entry] of Object.entries(JOB_CATALOG)) {
+      await boss.createQueue(name, "queue" in entry ? entry.queue : {});
+    }
     return new JobQueue(boss);
   }
 
@@ -31,19 +34,34 @@ export class JobQueue {
    * Enqueues a job. Pass the Prisma transaction the change is written in, so the job
    * exists exactly when the change commits.
    */
-  async send<N extends JobName>(name: N, payload: JobPayload<N>, tx?: PrismaTransactionLike): Promise<void> {
+  async send<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    tx?: PrismaTransactionLike,
+    timing: { startAfter?: Date } = {},
+  ): Promise<void> {
     const { options } = JOB_CATALOG[name];
     const data = JOB_CATALOG[name].payload.parse(payload);
-    await this.boss.send(name, data, { ...options, ...(tx && { db: fromPrisma(tx) }) });
+    await this.boss.send(name, data, { ...options, ...timing, ...(tx && { db: fromPrisma(tx) }) });
   }
 
-  /** Runs `handler` for each job of `name`, one at a time per worker, waking every second. */
+  /** Runs a job of the catalog on a cron schedule (one run per tick across every process). */
+  async schedule<N extends JobName>(name: N, cron: string, payload: JobPayload<N>): Promise<void> {
+    await this.boss.schedule(name, cron, JOB_CATALOG[name].payload.parse(payload), JOB_CATALOG[name].options);
+  }
+
+  /**
+   * Runs `handler` for each job of `name`, one at a time per worker (several workers where
+   * the catalog says so), polling every second unless NOTIFY wakes them sooner.
+   */
   async work<N extends JobName>(
     name: N,
     handler: (payload: JobPayload<N>, job: JobContext) => Promise<void>,
   ): Promise<void> {
-    const { payload: schema, options } = JOB_CATALOG[name];
-    await this.boss.work<JobPayload<N>>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
+    const entry = JOB_CATALOG[name];
+    const { payload: schema, options } = entry;
+    const fetching = { pollingIntervalSeconds: 1, batchSize: 1, ...("work" in entry ? entry.work : {}) };
+    await this.boss.work<JobPayload<N>>(name, fetching, async ([job]) => {
       if (!job) return;
       await handler(schema.parse(job.data) as JobPayload<N>, {
         id: job.id,

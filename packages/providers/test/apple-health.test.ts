@@ -338,7 +338,7 @@ describe("export.xml", () => {
     const zip = async function* () {
       yield new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]);
     };
-    await expect(collect(parseAppleHealthExport(zip()))).rejects.toThrow(/zipped export is not supported/);
+    await expect(collect(parseAppleHealthExport(zip()))).rejects.toThrow(/this is a zip: send export.zip with Content-Type application\/zip/);
     await expect(collect(parseAppleHealthExport(linesOf(["<Other/>"])))).rejects.toThrow(/not an Apple Health export/);
     await expect(collect(parseAppleHealthExport(linesOf([""])))).rejects.toThrow(/not an Apple Health export/);
     const broken = collect(parseAppleHealthExport(linesOf(["<HealthData>\n<Record type='x'>\n</HealthData>"])));

@@ -6,6 +6,7 @@ import {
   beginUpload,
   bearerSecret,
   completeUpload,
+  rawObjectSource,
   RawObjectTooLarge,
   requirePrincipalKind,
   type CoreDeps,
@@ -16,7 +17,7 @@ const IDEMPOTENCY_KEY = /^.{1,255}$/s;
 
 /**
  * POST /v1/ingest/<route>: the device upload routes. Their bodies are not JSON (gzip
- * NDJSON, CSV, XML, base64 lines), so they are plain express handlers around the same
+ * NDJSON, CSV, XML, a zip, base64 lines), so they are plain express handlers around the same
  * core services: admit the upload, store its bytes raw, check them line by line (400
  * naming the line), then accept it (202) and queue its ETL.
  */
@@ -49,7 +50,7 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       const upload = { ...(await beginUpload(deps.db, principal.tenantId, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
       try {
         const stored = await deps.rawStore.write(upload.storageKey, bodyOf(req), route.maxBytes);
-        await checkUpload(format, deps.rawStore.read(upload.storageKey));
+        await checkUpload(format, rawObjectSource(deps.rawStore, upload.storageKey, stored.byteSize));
         const { answer, replayed } = await completeUpload(deps, upload, stored);
         if (replayed) res.setHeader("Idempotent-Replayed", "true");
         res.status(202).json(answer);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createTenant as createTenantService, type CreatedTenant } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
 import { createTestDatabase } from "@svc/testing";
@@ -24,6 +27,8 @@ export interface CallResult {
 export interface TestService {
   url: string;
   databaseUrl: string;
+  /** SVC_DATA_DIR of this service: a fresh temporary folder unless the test gave one. */
+  dataDir: string;
   db: Database;
   /** Every log line the service wrote, as JSON text. */
   logs: string[];
@@ -39,10 +44,11 @@ export async function startTestService(
   options: { databaseUrl?: string; noHttp?: boolean } = {},
 ): Promise<TestService> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const dataDir = env.SVC_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "svc-test-data-"));
   const logs: string[] = [];
   const logger = createLogger("info", { write: (line: string) => void logs.push(line) });
   const service = await startService(
-    EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, ...env }),
+    EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, ...env }),
     logger,
   );
   const url = service.url ?? "";
@@ -53,6 +59,7 @@ export async function startTestService(
   return {
     url,
     databaseUrl,
+    dataDir,
     db,
     logs,
     createTenant: (name) => createTenantService(db, name ?? `tenant-${++tenantCount}`),
@@ -80,6 +87,7 @@ export async function startTestService(
     async stop() {
       await db.$disconnect();
       await service.stop();
+      if (env.SVC_DATA_DIR === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

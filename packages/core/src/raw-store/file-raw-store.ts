@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { RawObjectTooLarge, type RawStore } from "./raw-store.ts";
+import { measuredBody } from "./measured-body.ts";
+import type { RawStore } from "./raw-store.ts";
 
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
@@ -18,25 +17,22 @@ export function fileRawStore(root: string): RawStore {
     async write(key, body, maxBytes) {
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
-      const hash = createHash("sha256");
-      let byteSize = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          byteSize += chunk.length;
-          if (byteSize > maxBytes) return done(new RawObjectTooLarge(maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const measured = measuredBody(maxBytes);
       try {
-        await pipeline(body, count, createWriteStream(file));
+        await pipeline(body, measured.stream, createWriteStream(file));
       } catch (error) {
         await rm(file, { force: true });
         throw error;
       }
-      return { byteSize, sha256: hash.digest("hex") };
+      return measured.result();
     },
     read: (key) => createReadStream(fileOf(key)),
+    readRange(key, start, endExclusive) {
+      const file = fileOf(key);
+      // createReadStream's end is inclusive, and an empty range has no inclusive end.
+      if (endExclusive <= start) return (async function* () {})();
+      return createReadStream(file, { start, end: endExclusive - 1 });
+    },
     delete: (key) => rm(fileOf(key), { force: true }),
     async deleteUser(userId) {
       if (!/^[0-9a-f-]{36}$/.test(userId)) throw new Error("not a user id");

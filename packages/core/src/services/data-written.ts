@@ -1,5 +1,6 @@
 import type { DbClient } from "../repositories/db-client.ts";
-import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emitEvent } from "./events.ts";
 import type { UserRow } from "../repositories/user-repository.ts";
 import type { BundleChanges } from "./record-bundle.ts";
 
@@ -9,14 +10,15 @@ import type { BundleChanges } from "./record-bundle.ts";
  * names tables, counts, types and local days, never a value. Returns whether it wrote one.
  */
 export async function insertDataWrittenEvent(
-  db: DbClient,
+  tx: DbClient,
+  jobs: CoreDeps["jobs"],
   user: Pick<UserRow, "id" | "tenantId" | "externalRef">,
   provider: string,
   changes: BundleChanges,
   days: { first?: string; last?: string },
 ): Promise<boolean> {
   if (Object.keys(changes.records).length === 0) return false;
-  await insertOutboxEvent(db, {
+  await emitEvent(tx, jobs, {
     tenantId: user.tenantId,
     type: "data.written",
     userId: user.id,

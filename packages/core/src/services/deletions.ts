@@ -3,9 +3,11 @@ import type { Database } from "@svc/db";
 import type { DbClient } from "../repositories/db-client.ts";
 import { findDeletionJob, findTenantDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
 import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
-import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
 import { deleteUserRow } from "../repositories/user-repository.ts";
 import { deleteTokensOfUser } from "../repositories/user-token-repository.ts";
+import { deleteWebhookDeliveriesAboutUser } from "../repositories/webhook-delivery-repository.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emitEvent } from "./events.ts";
 
 export interface DeletionJobDto {
   job_id: string;
@@ -30,19 +32,22 @@ export async function getDeletionJob(db: DbClient, tenantId: string, jobId: stri
 }
 
 /**
- * The background half of a user deletion: deletes every row of the user and, in the same
+ * The background half of a user deletion: deletes the user's raw files and every row and, in the same
  * transaction as the final delete, writes `user.deleted` to the outbox and ends the job.
  * Safe to run again after a crash: every step is idempotent.
  */
-export async function runUserDeletion(db: Database, deletionJobId: string): Promise<void> {
+export async function runUserDeletion({ db, jobs, rawStore }: CoreDeps, deletionJobId: string): Promise<void> {
   const job = await findDeletionJob(db, deletionJobId);
   if (!job || job.status === "done") return;
   await setDeletionJobStatus(db, job.id, { status: "running" });
+  // Raw files first: a crash after this leaves rows that point at nothing, and the retry deletes them.
+  await rawStore.deleteUser(job.userId);
   await db.$transaction(async (tx) => {
     await deleteTokensOfUser(tx, job.userId);
     await deleteIdempotencyRecordsOfUser(tx, job.userId);
     await deleteUserRow(tx, job.userId);
-    await insertOutboxEvent(tx, {
+    await deleteWebhookDeliveriesAboutUser(tx, job.userId);
+    await emitEvent(tx, jobs, {
       tenantId: job.tenantId,
       type: "user.deleted",
       userId: job.userId,

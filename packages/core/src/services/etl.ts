@@ -2,11 +2,11 @@ import { AppError } from "../errors/app-error.ts";
 import { rawObjectSource, type RawObjectSource } from "../raw-store/raw-store.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
 import { findRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { findUserById } from "../repositories/user-repository.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
+import { emitEvent } from "./events.ts";
 import { localDayRange } from "./local-days.ts";
 import { noChanges, writeParsedRecords, type ParsedRecords } from "./record-bundle.ts";
 
@@ -42,9 +42,9 @@ export async function processRawObject(deps: CoreDeps, rawObjectId: string, pars
           await writeParsedRecords(tx, batch, parsed, changes);
           localDayRange(parsed, days);
         }
-        await insertDataWrittenEvent(tx, user, raw.provider, changes, days);
+        await insertDataWrittenEvent(tx, deps.jobs, user, raw.provider, changes, days);
         if (changes.deleted > 0) {
-          await insertOutboxEvent(tx, {
+          await emitEvent(tx, deps.jobs, {
             tenantId: user.tenantId,
             type: "data.deleted",
             userId: user.id,

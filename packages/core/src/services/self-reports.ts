@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Database } from "@svc/db";
+import type { CoreDeps } from "../deps.ts";
 import {
   isSelfReportKind,
   SELF_REPORT_KIND_NAMES,
@@ -57,7 +57,7 @@ type CheckedReport = { id: string; kind: SelfReportKindName; value: number; star
  * user whose deletion started, 409 while the user's self reports are being erased or when
  * an id belongs to a report of another kind; nothing is kept then.
  */
-export async function writeSelfReports(db: Database, user: UserRow, inputs: readonly SelfReportInput[]): Promise<SelfReportsAnswer> {
+export async function writeSelfReports({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, user: UserRow, inputs: readonly SelfReportInput[]): Promise<SelfReportsAnswer> {
   await requireProviderOnForTenant(db, user.tenantId, SELF_REPORT_PROVIDER);
   const reports = checkSelfReports(user.id, inputs);
   return db.$transaction(async (tx) => {
@@ -75,7 +75,7 @@ export async function writeSelfReports(db: Database, user: UserRow, inputs: read
     if (changes.rejected > 0) throw new Error("The sample writer rejected a checked self report.");
     const days: { first?: string; last?: string } = {};
     localDayRange(parsed, days);
-    const written = await insertDataWrittenEvent(tx, user, SELF_REPORT_PROVIDER, changes, days);
+    const written = await insertDataWrittenEvent(tx, jobs, user, SELF_REPORT_PROVIDER, changes, days);
     return { reports: reports.map(toAnswer), duplicate: !written };
   });
 }

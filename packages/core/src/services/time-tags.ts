@@ -1,9 +1,10 @@
 import type { Database } from "@svc/db";
 import { toPage, type Page } from "../cursor.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emitEvent } from "./events.ts";
 import { AppError } from "../errors/app-error.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { insertOutboxEvent } from "../repositories/outbox-repository.ts";
 import { lockUserForUpload } from "../repositories/raw-object-repository.ts";
 import {
   deleteTimeTag as deleteTimeTagRow,
@@ -125,8 +126,8 @@ async function holdActiveUser(tx: DbClient, tenantId: string, userId: string): P
   return requireActiveUser(tx, tenantId, userId);
 }
 
-function writeTagEvent(db: DbClient, user: UserRow, type: "tag.created" | "tag.updated" | "tag.deleted", tagId: string) {
-  return insertOutboxEvent(db, {
+function writeTagEvent(tx: DbClient, jobs: CoreDeps["jobs"], user: UserRow, type: "tag.created" | "tag.updated" | "tag.deleted", tagId: string) {
+  return emitEvent(tx, jobs, {
     tenantId: user.tenantId,
     type,
     userId: user.id,
@@ -135,7 +136,7 @@ function writeTagEvent(db: DbClient, user: UserRow, type: "tag.created" | "tag.u
 }
 
 /** POST /v1/users/{id}/tags: stores the tag and writes tag.created in one transaction. */
-export async function createTimeTag(db: Database, tenantId: string, userId: string, input: TimeTagInput): Promise<TimeTagDto> {
+export async function createTimeTag({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, tenantId: string, userId: string, input: TimeTagInput): Promise<TimeTagDto> {
   const tag = checkOrder({
     kind: input.kind,
     label: input.label,
@@ -147,7 +148,7 @@ export async function createTimeTag(db: Database, tenantId: string, userId: stri
   return db.$transaction(async (tx) => {
     const user = await holdActiveUser(tx, tenantId, userId);
     const row = await insertTimeTag(tx, user.id, tag);
-    await writeTagEvent(tx, user, "tag.created", row.id);
+    await writeTagEvent(tx, jobs, user, "tag.created", row.id);
     return toTimeTagDto(row);
   });
 }
@@ -183,7 +184,7 @@ export async function listTimeTags(
  * leaves the tag (and its updated_at) alone.
  */
 export async function updateTimeTag(
-  db: Database,
+  { db, jobs }: Pick<CoreDeps, "db" | "jobs">,
   tenantId: string,
   userId: string,
   tagId: string,
@@ -207,17 +208,17 @@ export async function updateTimeTag(
     });
     if (!changed(row, next)) return toTimeTagDto(row);
     const updated = await updateTimeTagRow(tx, row.id, next);
-    await writeTagEvent(tx, user, "tag.updated", row.id);
+    await writeTagEvent(tx, jobs, user, "tag.updated", row.id);
     return toTimeTagDto(updated);
   });
 }
 
 /** DELETE /v1/users/{id}/tags/{tag_id}: removes the tag and writes tag.deleted in one transaction. */
-export async function deleteTimeTag(db: Database, tenantId: string, userId: string, tagId: string): Promise<void> {
+export async function deleteTimeTag({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, tenantId: string, userId: string, tagId: string): Promise<void> {
   await db.$transaction(async (tx) => {
     const user = await holdActiveUser(tx, tenantId, userId);
     if (!(await deleteTimeTagRow(tx, user.id, tagId))) throw tagNotFound();
-    await writeTagEvent(tx, user, "tag.deleted", tagId);
+    await writeTagEvent(tx, jobs, user, "tag.deleted", tagId);
   });
 }
 

@@ -51,7 +51,7 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 /**
  * Parses an Apple Health export.xml, given as chunks of bytes (UTF-8) or text, into batches
  * of records (about `batchSize` each). Throws MalformedUpload when the upload is not a
- * well-formed export (including a zip: only the plain export.xml is read so far). Sleep
+ * well-formed export (including a zip: export.zip is read as its own upload format). Sleep
  * analysis records are kept until the end and given as sessions in the last batch.
  */
 export async function* parseAppleHealthExport(
@@ -85,7 +85,7 @@ export async function* parseAppleHealthExport(
 }
 
 const zipUnsupported = () =>
-  new MalformedUpload("upload", "a zipped export is not supported yet: upload apple_health_export/export.xml from export.zip");
+  new MalformedUpload("upload", "this is a zip: send export.zip with Content-Type application/zip, or its apple_health_export/export.xml as XML");
 
 class ExportReader {
   private readonly parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });

@@ -149,7 +149,7 @@ export class AppleHealthRecords {
     else this.unknownTypes.set(key, { kind, count: 1, locator });
   }
 
-  private push<K extends Exclude<keyof ParsedRecords, "rejected">>(list: K, record: ParsedRecords[K][number], weight = 1): void {
+  private push<K extends Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds">>(list: K, record: ParsedRecords[K][number], weight = 1): void {
     (this.batch[list] as Array<ParsedRecords[K][number]>).push(record);
     this.size += weight;
   }

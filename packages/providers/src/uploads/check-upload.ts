@@ -1,10 +1,11 @@
-import { AppError } from "@svc/core";
+import { AppError, type RawObjectSource } from "@svc/core";
 import { checkActivityFile } from "../activity-files/activity-file.ts";
 import { checkAppleHealthLine, parseAppleHealthExport } from "../apple-health/index.ts";
 import { checkBluetoothLine } from "../bluetooth/index.ts";
 import { checkHealthConnectLine } from "../health-connect/index.ts";
 import { MalformedUpload } from "../parsed-records.ts";
 import { checkXiaomiUpload } from "../xiaomi/index.ts";
+import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { bodyLines, decodedBody } from "./body-lines.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
 import { MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
@@ -15,8 +16,10 @@ type LineCheck = (line: string, lineNumber: number) => string | null;
  * Checks a stored upload before it is accepted: every line must be one the format's
  * parser can read. The first that is not is a 400 naming it; nothing of the upload is kept.
  */
-export async function checkUpload(format: UploadFormat, bytes: AsyncIterable<Uint8Array>): Promise<void> {
-  const body = decodedBody(bytes, MAX_DECODED_BYTES);
+export async function checkUpload(format: UploadFormat, source: RawObjectSource): Promise<void> {
+  // A zip is read by ranges (its directory is at its end), never as one stream of bytes.
+  if (format === "apple-health-export-zip") return checkAppleHealthExport(appleHealthExportXmlOfZip(source));
+  const body = decodedBody(source.read(), MAX_DECODED_BYTES);
   switch (format) {
     case "apple-health-ndjson":
       return checkEachLine(body, checkAppleHealthLine);
@@ -35,13 +38,17 @@ export async function checkUpload(format: UploadFormat, bytes: AsyncIterable<Uin
       return;
     }
     case "apple-health-export-xml":
-      // The export is read through once: what the ETL will parse is known to be well-formed.
-      try {
-        for await (const batch of parseAppleHealthExport(body)) void batch;
-      } catch (error) {
-        if (error instanceof MalformedUpload) throw new AppError("bad_request", `${error.locator}: ${error.message}`);
-        throw error;
-      }
+      return checkAppleHealthExport(body);
+  }
+}
+
+/** The export is read through once: what the ETL will parse is known to be well-formed. */
+async function checkAppleHealthExport(xml: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    for await (const batch of parseAppleHealthExport(xml)) void batch;
+  } catch (error) {
+    if (error instanceof MalformedUpload) throw new AppError("bad_request", `${error.locator}: ${error.message}`);
+    throw error;
   }
 }
 

@@ -1,10 +1,11 @@
-import { AppError, type ParsedRecords, type RawObjectParser } from "@svc/core";
+import { AppError, type ParsedRecords, type RawObjectParser, type RawObjectSource } from "@svc/core";
 import { parseActivityFile } from "../activity-files/activity-file.ts";
 import { parseAppleHealthExport, parseAppleHealthNdjson } from "../apple-health/index.ts";
 import { parseBluetoothLines } from "../bluetooth/index.ts";
 import { parseHealthConnectNdjson } from "../health-connect/index.ts";
 import { MalformedUpload } from "../parsed-records.ts";
 import { parseXiaomiCsvBatches } from "../xiaomi/index.ts";
+import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
 import { bodyLines, decodedBody } from "./body-lines.ts";
 import { bodyText } from "./check-upload.ts";
@@ -14,10 +15,12 @@ import { MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-r
  * The ETL's parser of a stored upload: batches of records by the raw object's format. A
  * body that cannot be read at all is an AppError bad_request (the raw object fails).
  */
-export const parseRawObject: RawObjectParser = (raw, bytes) => withReadableErrors(parseByFormat(raw.format as UploadFormat, bytes));
+export const parseRawObject: RawObjectParser = (raw, source) => withReadableErrors(parseByFormat(raw.format as UploadFormat, source));
 
-async function* parseByFormat(format: UploadFormat, bytes: AsyncIterable<Uint8Array>): AsyncGenerator<ParsedRecords> {
-  const body = decodedBody(bytes, MAX_DECODED_BYTES);
+async function* parseByFormat(format: UploadFormat, source: RawObjectSource): AsyncGenerator<ParsedRecords> {
+  // A zip is read by ranges (its directory is at its end), never as one stream of bytes.
+  if (format === "apple-health-export-zip") return yield* parseAppleHealthExport(appleHealthExportXmlOfZip(source));
+  const body = decodedBody(source.read(), MAX_DECODED_BYTES);
   switch (format) {
     case "apple-health-ndjson":
       return yield* parseAppleHealthNdjson(lineTexts(body));

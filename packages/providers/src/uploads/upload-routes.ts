@@ -6,6 +6,7 @@ const NDJSON = ["application/x-ndjson", "application/ndjson", "application/jsonl
 export type UploadFormat =
   | "apple-health-ndjson"
   | "apple-health-export-xml"
+  | "apple-health-export-zip"
   | "health-connect-ndjson"
   | "xiaomi-csv"
   | "activity-files-base64"
@@ -32,6 +33,8 @@ export const UPLOAD_ROUTES = {
     formats: [
       { format: "apple-health-ndjson", contentTypes: NDJSON },
       { format: "apple-health-export-xml", contentTypes: ["application/xml", "text/xml"] },
+      // The Health app's export.zip as it is; read by ranges, its export.xml streamed out of it.
+      { format: "apple-health-export-zip", contentTypes: ["application/zip", "application/x-zip-compressed"] },
     ],
   },
   "health-connect": { provider: "health_connect", maxBytes: 256 * MiB, formats: [{ format: "health-connect-ndjson", contentTypes: NDJSON }] },
@@ -49,7 +52,7 @@ export function uploadFormatOf(name: UploadRouteName, contentType: string | unde
   return route.formats.find((f) => f.contentTypes.includes(mediaType))?.format;
 }
 
-/** Every upload route accepts at most this much once gzip is undone (a small gzip body can expand a thousandfold). */
+/** Every upload route accepts at most this much once gzip (or a zip) is undone (a small gzip body can expand a thousandfold). */
 export const MAX_DECODED_BYTES = 8 * GiB;
 /** A line holds one record, or one activity file in base64. */
 export const MAX_LINE_BYTES = 96 * MiB;

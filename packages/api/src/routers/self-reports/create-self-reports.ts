@@ -14,7 +14,7 @@ export const createSelfReports = uploaderProcedure
   .mutation(async ({ ctx, input }) => {
     const user = await requireUploadableUser(ctx.deps.db, ctx.principal, input.id);
     return idempotent(ctx, "POST /v1/users/{id}/self-reports", input, async () => {
-      const answer = await writeSelfReports(ctx.deps.db, user, input.reports);
+      const answer = await writeSelfReports(ctx.deps, user, input.reports);
       return { status: 202, body: answer, userId: user.id };
     });
   });

@@ -10,7 +10,7 @@ export const createTag = tenantProcedure
   .mutation(({ ctx, input }) =>
     idempotent(ctx, "POST /v1/users/{id}/tags", input, async () => {
       const { id, ...tag } = input;
-      const created = await createTimeTag(ctx.deps.db, ctx.principal.tenantId, id, tag);
+      const created = await createTimeTag(ctx.deps, ctx.principal.tenantId, id, tag);
       return { status: 201, body: { ...created }, userId: id };
     }),
   );

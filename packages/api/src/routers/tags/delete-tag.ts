@@ -7,6 +7,6 @@ export const deleteTag = tenantProcedure
   .input(ZDeleteTagRequestSchema)
   .output(ZDeleteTagResponseSchema)
   .mutation(async ({ ctx, input }) => {
-    await deleteTimeTag(ctx.deps.db, ctx.principal.tenantId, input.id, input.tag_id);
+    await deleteTimeTag(ctx.deps, ctx.principal.tenantId, input.id, input.tag_id);
     ctx.response.status = 204;
   });

@@ -8,5 +8,5 @@ export const updateTag = tenantProcedure
   .output(ZUpdateTagResponseSchema)
   .mutation(({ ctx, input }) => {
     const { id, tag_id, ...patch } = input;
-    return updateTimeTag(ctx.deps.db, ctx.principal.tenantId, id, tag_id, patch);
+    return updateTimeTag(ctx.deps, ctx.principal.tenantId, id, tag_id, patch);
   });

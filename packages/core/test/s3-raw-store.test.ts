@@ -1,0 +1,128 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RawObjectTooLarge, s3RawStore } from "../src/index.ts";
+import { fakeS3Bucket } from "./helpers/s3-bucket.ts";
+
+const ENDPOINT = "https://s3.example.test";
+const BUCKET = "svc-raw";
+const CREDENTIALS = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "eu-central-1" };
+
+const bucket = fakeS3Bucket(ENDPOINT, BUCKET, CREDENTIALS, 2);
+const server = setupServer(...bucket.handlers);
+const spoolDir = mkdtempSync(path.join(tmpdir(), "svc-spool-"));
+const store = s3RawStore({ endpoint: ENDPOINT, bucket: BUCKET, ...CREDENTIALS, prefix: "svc/raw", spoolDir });
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  bucket.objects.clear();
+  bucket.requests.length = 0;
+});
+afterAll(() => {
+  server.close();
+  rmSync(spoolDir, { recursive: true, force: true });
+});
+
+const keyOf = (userId: string) => `${userId}/${randomUUID()}`;
+
+async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const chunk of chunks) all.push(Buffer.from(chunk));
+  return Buffer.concat(all);
+}
+
+describe("the S3-compatible raw store", () => {
+  it("writes a streamed body in one signed PUT with its length and SHA-256, under the prefix, and reads it back", async () => {
+    const body = randomBytes(300_000);
+    const key = keyOf(randomUUID());
+    const stored = await store.write(key, chunksOf(body, 7_000), 1_000_000);
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    expect(stored).toEqual({ byteSize: body.length, sha256 });
+    expect(bucket.objects.get(`svc/raw/${key}`)?.equals(body)).toBe(true);
+
+    const put = bucket.requests.find((r) => r.method === "PUT");
+    expect(put?.url.pathname).toBe(`/${BUCKET}/svc/raw/${key}`);
+    expect(put?.headers.get("authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request, /);
+    expect(put?.headers.get("x-amz-content-sha256")).toBe(sha256);
+    expect(put?.headers.get("content-length")).toBe(String(body.length));
+    expect(readdirSync(spoolDir)).toEqual([]);
+
+    expect((await bytesOf(store.read(key))).equals(body)).toBe(true);
+  });
+
+  it("stores an empty body", async () => {
+    const key = keyOf(randomUUID());
+    expect(await store.write(key, chunksOf(Buffer.alloc(0), 1), 10)).toMatchObject({ byteSize: 0 });
+    expect(bucket.objects.get(`svc/raw/${key}`)?.length).toBe(0);
+    expect((await bytesOf(store.read(key))).length).toBe(0);
+  });
+
+  it("reads ranges with Range requests (end exclusive), and an empty range without a request", async () => {
+    const body = randomBytes(100_000);
+    const key = keyOf(randomUUID());
+    await store.write(key, chunksOf(body, 10_000), 1_000_000);
+    for (const [start, end] of [[0, 1], [0, 100_000], [99_978, 100_000], [12_345, 67_890]] as const) {
+      expect((await bytesOf(store.readRange(key, start, end))).equals(body.subarray(start, end))).toBe(true);
+    }
+    const ranged = bucket.requests.filter((r) => r.headers.get("range"));
+    expect(ranged.map((r) => r.headers.get("range"))).toEqual(["bytes=0-0", "bytes=0-99999", "bytes=99978-99999", "bytes=12345-67889"]);
+
+    const before = bucket.requests.length;
+    expect((await bytesOf(store.readRange(key, 500, 500))).length).toBe(0);
+    expect(bucket.requests.length).toBe(before);
+  });
+
+  it("refuses a body past the limit with RawObjectTooLarge, sends nothing and leaves no spool file", async () => {
+    const key = keyOf(randomUUID());
+    await expect(store.write(key, chunksOf(randomBytes(5_000), 1_000), 4_096)).rejects.toBeInstanceOf(RawObjectTooLarge);
+    expect(bucket.requests).toEqual([]);
+    expect(bucket.objects.size).toBe(0);
+    expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it("deletes one object (a missing one too) and every object of a user across list pages", async () => {
+    const user = randomUUID();
+    const other = randomUUID();
+    const keys = Array.from({ length: 5 }, () => keyOf(user));
+    for (const key of [...keys, keyOf(other)]) await store.write(key, chunksOf(Buffer.from(key), 8), 1_000);
+
+    await store.delete(keys[0] ?? "");
+    await store.delete(keys[0] ?? "");
+    expect(bucket.objects.has(`svc/raw/${keys[0]}`)).toBe(false);
+
+    bucket.requests.length = 0;
+    await store.deleteUser(user);
+    expect([...bucket.objects.keys()].map((k) => k.split("/")[2])).toEqual([other]);
+    const lists = bucket.requests.filter((r) => r.url.searchParams.get("list-type") === "2");
+    // Four objects left, two a page: the second page is asked with the first page's token.
+    expect(lists.length).toBe(2);
+    expect(lists.map((r) => r.url.searchParams.get("prefix"))).toEqual([`svc/raw/${user}/`, `svc/raw/${user}/`]);
+    expect(lists[1]?.url.searchParams.get("continuation-token")).toMatch(/^after&svc\/raw\//);
+    expect(bucket.requests.filter((r) => r.method === "DELETE").length).toBe(4);
+  });
+
+  it("turns S3 errors into errors naming the operation and S3's code, never the credentials", async () => {
+    const key = keyOf(randomUUID());
+    const error = await bytesOf(store.read(key)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe("S3 GET failed: HTTP 404 NoSuchKey");
+
+    const wrong = s3RawStore({ endpoint: ENDPOINT, bucket: BUCKET, ...CREDENTIALS, secretAccessKey: "not-the-secret", spoolDir });
+    const refused = await wrong.write(key, chunksOf(Buffer.from("x"), 1), 10).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe("S3 PUT failed: HTTP 403 SignatureDoesNotMatch");
+    expect((refused as Error).message).not.toContain(CREDENTIALS.accessKeyId);
+    expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it("refuses keys that are not <user id>/<raw object id> and prefixes with odd characters", () => {
+    expect(() => store.read("../etc/passwd")).toThrow(/keys are/);
+    expect(() => s3RawStore({ endpoint: ENDPOINT, bucket: BUCKET, ...CREDENTIALS, prefix: "a?b", spoolDir })).toThrow(/prefix/);
+  });
+});
