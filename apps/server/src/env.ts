@@ -25,6 +25,12 @@ export const EnvSchema = z.object({
   SVC_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Prepended to every key, e.g. `svc/raw`; none by default. */
   SVC_S3_PREFIX: z.string().optional(),
+  /** 32 bytes as base64 or 64 hex characters (`openssl rand -base64 32`); without it a key is generated once in SVC_DATA_DIR/encryption.key. */
+  SVC_ENCRYPTION_KEY: z.string().optional(),
+  /** Comma-separated earlier keys that still open stored secrets, same format. */
+  SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
+  /** Local development only: webhooks may go to private addresses, and over http to loopback. */
+  SVC_WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
 }).superRefine((env, context) => {
   if (env.SVC_RAW_STORE !== "s3") return;
   for (const name of ["SVC_S3_ENDPOINT", "SVC_S3_BUCKET", "SVC_S3_ACCESS_KEY_ID", "SVC_S3_SECRET_ACCESS_KEY"] as const) {

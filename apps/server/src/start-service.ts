@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import { bootstrapTenant } from "@svc/core";
+import { bootstrapTenant, createSealer, DEFAULT_DELIVERY_SCHEDULE, loadEncryptionKeys, type CoreDeps, type DeliverySchedule } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
 import { startWorkers } from "@svc/worker";
@@ -21,7 +21,11 @@ export interface RunningService {
  * pending migrations, the bootstrap tenant, the job queue, and per SVC_ROLE the workers
  * and the HTTP API.
  */
-export async function startService(env: Env, logger: Logger): Promise<RunningService> {
+export async function startService(
+  env: Env,
+  logger: Logger,
+  options: { webhookSchedule?: DeliverySchedule } = {},
+): Promise<RunningService> {
   const postgres = env.DATABASE_URL
     ? { url: env.DATABASE_URL, stop: async () => {} }
     : await openEmbeddedPostgres(path.resolve(env.SVC_DATA_DIR, "postgres"), {
@@ -37,6 +41,11 @@ export async function startService(env: Env, logger: Logger): Promise<RunningSer
   const db = createDatabase(postgres.url);
   const jobs = await JobQueue.start(postgres.url, (error) => logger.error({ err: error }, "job queue error"));
   const rawStore = rawStoreFromEnv(env);
+  const encryptionKeys = await loadEncryptionKeys(env, path.resolve(env.SVC_DATA_DIR));
+  const sealer = createSealer(encryptionKeys);
+  logger.info({ key_id: sealer.keyId, key_source: encryptionKeys.source }, "encryption key loaded");
+  const webhooks = { allowPrivate: env.SVC_WEBHOOK_ALLOW_PRIVATE, schedule: options.webhookSchedule ?? DEFAULT_DELIVERY_SCHEDULE };
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);
@@ -49,11 +58,11 @@ export async function startService(env: Env, logger: Logger): Promise<RunningSer
     }
   }
 
-  if (env.SVC_ROLE !== "api") await startWorkers({ db, jobs, rawStore, logger });
+  if (env.SVC_ROLE !== "api") await startWorkers({ ...deps, logger });
 
   let server: Server | undefined;
   if (env.SVC_ROLE !== "etl") {
-    const app = createApp({ deps: { db, jobs, rawStore }, logger, publicUrl: env.SVC_PUBLIC_URL });
+    const app = createApp({ deps, logger, publicUrl: env.SVC_PUBLIC_URL });
     server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
     });

@@ -1,11 +1,6 @@
-import type { Database } from "@svc/db";
-import type { RawStore } from "@svc/core";
-import type { JobQueue } from "@svc/jobs";
+import type { CoreDeps } from "@svc/core";
 import type { Logger } from "pino";
 
-export interface WorkerDeps {
-  db: Database;
-  jobs: JobQueue;
-  rawStore: RawStore;
+export interface WorkerDeps extends CoreDeps {
   logger: Logger;
 }

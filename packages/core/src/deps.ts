@@ -1,10 +1,17 @@
 import type { Database } from "@svc/db";
 import type { JobQueue } from "@svc/jobs";
+import type { Sealer } from "./crypto/sealer.ts";
 import type { RawStore } from "./raw-store/raw-store.ts";
+import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
-/** What the core services need from the process: the database, the job queue and the raw store. */
+/**
+ * What the core services need from the process: the database, the job queue, the raw
+ * store, the sealer of secrets at rest, and the webhook settings.
+ */
 export interface CoreDeps {
   db: Database;
   jobs: JobQueue;
   rawStore: RawStore;
+  sealer: Sealer;
+  webhooks: WebhookSettings;
 }

@@ -77,7 +77,7 @@ export async function beginUpload(
  * the raw object turns pending and its ETL job is queued in the same transaction.
  */
 export async function completeUpload(
-  deps: CoreDeps,
+  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore">,
   upload: { rawObjectId: string; storageKey: string; userId: string; provider: string; idempotencyKey: string | undefined },
   stored: { byteSize: number; sha256: string },
 ): Promise<{ answer: UploadAnswer; replayed: boolean }> {

@@ -15,3 +15,4 @@ export {
   type AttemptOutcome,
   type PostWebhookInput,
 } from "./post-webhook.ts";
+export { DEFAULT_DELIVERY_SCHEDULE, type DeliverySchedule, type WebhookSettings } from "./delivery-schedule.ts";
