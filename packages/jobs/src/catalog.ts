@@ -11,7 +11,10 @@ export const JOB_CATALOG = {
   },
   "etl-raw-object": {
     payload: z.object({ raw_object_id: z.uuid() }),
-    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true },
+    // pg-boss gives up on an attempt after expireInSeconds (15 minutes by default) and
+    // retries it while the first still runs: the ETL of a large upload would run twice at
+    // once. An attempt may take as long as the ETL's transaction (30 minutes, core's etl.ts).
+    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 35 * 60 },
   },
   // One attempt of one webhook delivery. The retry schedule of deliveries is our own
   // (a new job per attempt); pg-boss retries only an attempt whose worker died (no
@@ -20,7 +23,9 @@ export const JOB_CATALOG = {
     payload: z.object({ delivery_id: z.string().regex(/^[0-9]{1,19}$/) }),
     options: { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 120 },
     queue: { notify: true },
-    work: { localConcurrency: 8 },
+    // NOTIFY only wakes workers for jobs due at once; a retry queued with startAfter is found
+    // by polling, which pg-boss slows to every 30 s while NOTIFY is on: poll every second.
+    work: { localConcurrency: 8, notifyPollingIntervalSeconds: 1 },
   },
   // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   "webhook-cleanup": {
