@@ -73,6 +73,41 @@ describe("uploads of the shared fixtures, end to end", () => {
     expect(samples.body.data[0]).toMatchObject({ value: 74, start_date: "2023-12-31T23:01:36.000Z", provider: "apple_health" });
   });
 
+  it.each([
+    // Values read by hand from the files' session messages (FIT SDK's FitToCSV).
+    ["fitparse_2013-02-06-12-11-14.fit", { activity_type: "running", start_date: "2013-02-06T12:11:14.000Z", distance_meters: 4835.38, average_heart_rate: 147, max_heart_rate: 171 }],
+    ["fitparse_sample-activity.fit", { activity_type: "cycling", distance_meters: 88797.21, average_heart_rate: 166, max_heart_rate: 191 }],
+    ["fitparse_developer-types-sample.fit", { distance_meters: 6753.99 }],
+  ])("the stored workout of %s carries the file's distance and heart rate", async (name, expected) => {
+    const base64 = readFileSync(path.join(FIXTURES, name)).toString("base64");
+    const { user, answer } = await uploadAndProcess("activity-files", "text/plain", base64);
+    expect(answer.status, answer.text).toBe(202);
+    const workouts = await svc.call(`/v1/users/${user}/workouts?view=all`, { key });
+    expect(workouts.body.data).toHaveLength(1);
+    expect(workouts.body.data[0]).toMatchObject(expected);
+  });
+
+  it("the heart rates decoded in gatt_vectors.json are the values stored from the Bluetooth route", async () => {
+    const vectors = JSON.parse(readFileSync(path.join(FIXTURES, "gatt_vectors.json"), "utf8")) as Array<{
+      uuid: string;
+      hex: string;
+      valid: boolean;
+      decoded?: { heart_rate?: number };
+    }>;
+    const heartRates = vectors.filter((v) => v.valid && v.uuid.toLowerCase() === "0x2a37" && typeof v.decoded?.heart_rate === "number");
+    expect(heartRates.length).toBeGreaterThan(0);
+    const at = (i: number) => new Date(Date.UTC(2026, 2, 1, 11, 0, i)).toISOString();
+    const lines = heartRates.map((v, i) => JSON.stringify({ characteristic: "2a37", value: v.hex, received_at: at(i) }));
+    const { user, answer } = await uploadAndProcess("bluetooth", "application/x-ndjson", lines.join("\n"));
+    expect(answer.status, answer.text).toBe(202);
+    const samples = await svc.call(`/v1/users/${user}/samples?type=heart_rate&view=all&limit=1000`, { key });
+    const byTime = new Map(samples.body.data.map((s: { start_date: string; value: number }) => [s.start_date, s.value]));
+    // A strap reporting "contact supported, not detected" is not stored (docs/decisions.md, Bluetooth refusals).
+    const expected = heartRates.map((v) => ((Number.parseInt(v.hex.slice(0, 2), 16) & 0x06) === 0x04 ? undefined : v.decoded!.heart_rate));
+    expect(expected).toContain(undefined);
+    expect(heartRates.map((v, i) => byTime.get(at(i)))).toEqual(expected);
+  });
+
   it("the valid vectors of gatt_vectors.json are accepted by the Bluetooth route and processed into samples", async () => {
     const vectors = JSON.parse(readFileSync(path.join(FIXTURES, "gatt_vectors.json"), "utf8")) as unknown;
     const lines = collectValidVectors(vectors).map((v, i) =>
