@@ -1,9 +1,13 @@
 import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
+import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
+import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
 export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerUserDelete(deps);
   await registerEtlRawObject(deps);
+  await registerWebhookDeliver(deps);
+  await registerWebhookCleanup(deps);
 }

@@ -13,6 +13,7 @@ import { heartbeatsRouter } from "./routers/heartbeats/router.ts";
 import { ecgRouter } from "./routers/ecg/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { selfReportsRouter } from "./routers/self-reports/router.ts";
+import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -32,6 +33,7 @@ export const appRouter = router({
   ecg: ecgRouter,
   tags: tagsRouter,
   selfReports: selfReportsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

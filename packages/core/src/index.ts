@@ -48,3 +48,8 @@ export * from "./catalog/self-report-kinds.ts";
 export * from "./services/self-reports.ts";
 export * from "./crypto/index.ts";
 export * from "./webhooks/index.ts";
+export * from "./services/webhook-dto.ts";
+export * from "./services/webhook-endpoints.ts";
+export * from "./services/webhook-deliveries.ts";
+export * from "./services/webhook-delivery-attempt.ts";
+export * from "./services/webhook-retention.ts";

@@ -19,10 +19,29 @@ export class JobQueue {
   }
 
   /** Starts pg-boss on the database (creating its own `pgboss` schema) and every catalog queue. */
-  static async start(connectionString: string, onError: (error: Error) => void): Promise<JobQueue> {
-    // LISTEN/NOTIFY wakes workers of notify queues (webhook deliveries) the moment a job commits.
-    const boss = new PgBoss({ connectionString, max: 4, useListenNotify: true });
+  static async start(
+    connectionString: string,
+    onError: (error: Error) => void,
+    options: {
+      /** pg-boss warnings, e.g. LISTEN/NOTIFY unavailable (workers then only poll). */
+      onWarning?: (warning: { message: string; data?: unknown }) => void;
+      /**
+       * How often this instance looks for jobs whose worker died (no heartbeat) and retries
+       * them; pg-boss's default is 60 s. Tests lower it to see a crash recovered quickly.
+       */
+      superviseIntervalSeconds?: number;
+    } = {},
+  ): Promise<JobQueue> {
+    const supervise = options.superviseIntervalSeconds;
+    const boss = new PgBoss({
+      connectionString,
+      max: 4,
+      // LISTEN/NOTIFY wakes workers of notify queues (webhook deliveries) the moment a job commits.
+      useListenNotify: true,
+      ...(supervise !== undefined && { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise }),
+    });
     boss.on("error", onError);
+    if (options.onWarning) boss.on("warning", options.onWarning);
     await boss.start();
     for (const [name, entry] of Object.entries(JOB_CATALOG)) {
       await boss.createQueue(name, "queue" in entry ? entry.queue : {});
@@ -52,7 +71,9 @@ export class JobQueue {
 
   /**
    * Runs `handler` for each job of `name`, one at a time per worker (several workers where
-   * the catalog says so), polling every second unless NOTIFY wakes them sooner.
+   * the catalog says so), polling every second unless NOTIFY wakes them sooner. A worker that
+   * just finished a job fetches again at once: pg-boss would otherwise wait out the polling
+   * interval after every job, one job per worker per second however long the backlog.
    */
   async work<N extends JobName>(
     name: N,
@@ -60,15 +81,20 @@ export class JobQueue {
   ): Promise<void> {
     const entry = JOB_CATALOG[name];
     const { payload: schema, options } = entry;
-    const fetching = { pollingIntervalSeconds: 1, batchSize: 1, ...("work" in entry ? entry.work : {}) };
-    await this.boss.work<JobPayload<N>>(name, fetching, async ([job]) => {
-      if (!job) return;
-      await handler(schema.parse(job.data) as JobPayload<N>, {
-        id: job.id,
-        retryCount: job.retryCount,
-        lastAttempt: job.retryCount >= options.retryLimit,
+    const { localConcurrency = 1, ...fetching } = { pollingIntervalSeconds: 1, batchSize: 1, ...("work" in entry ? entry.work : {}) };
+    // One pg-boss worker per slot, so that each knows its own id to wake.
+    for (let slot = 0; slot < localConcurrency; slot++) {
+      let workerId = "";
+      workerId = await this.boss.work<JobPayload<N>>(name, fetching, async ([job]) => {
+        if (!job) return;
+        await handler(schema.parse(job.data) as JobPayload<N>, {
+          id: job.id,
+          retryCount: job.retryCount,
+          lastAttempt: job.retryCount >= options.retryLimit,
+        });
+        this.boss.notifyWorker(workerId);
       });
-    });
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,2 +1,12 @@
 export { createEmptyTestDatabase, createTestDatabase, connectSql } from "./database.ts";
 export { fixturesDir, fixturePath } from "./fixtures.ts";
+export {
+  closedPort,
+  replies,
+  startRawReceiver,
+  startWebhookReceiver,
+  waitUntil,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+  type WebhookReply,
+} from "./webhook-receiver.ts";

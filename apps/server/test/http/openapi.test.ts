@@ -75,6 +75,17 @@ describe("GET /openapi.yaml", () => {
         "PATCH /v1/users/{id}/tags/{tag_id}",
         "DELETE /v1/users/{id}/tags/{tag_id}",
         "POST /v1/users/{id}/self-reports",
+        "POST /v1/webhooks",
+        "GET /v1/webhooks",
+        "GET /v1/webhooks/{webhook_id}",
+        "PATCH /v1/webhooks/{webhook_id}",
+        "DELETE /v1/webhooks/{webhook_id}",
+        "POST /v1/webhooks/{webhook_id}/rotate-secret",
+        "POST /v1/webhooks/{webhook_id}/test",
+        "GET /v1/webhooks/{webhook_id}/deliveries",
+        "GET /v1/webhooks/{webhook_id}/deliveries/{delivery_id}",
+        "POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+        "POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

@@ -16,3 +16,4 @@ export {
   type PostWebhookInput,
 } from "./post-webhook.ts";
 export { DEFAULT_DELIVERY_SCHEDULE, type DeliverySchedule, type WebhookSettings } from "./delivery-schedule.ts";
+export { signWebhook, webhookHeaders } from "./signature.ts";

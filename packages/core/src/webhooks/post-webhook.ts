@@ -64,8 +64,10 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
       headers: requestHeaders(input.headers),
       body: typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body,
       signal: deadline,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      // The deadline decides; undici's own timers only back it up, a little later, so they
+      // never win the race and name the failure differently.
+      headersTimeout: timeoutMs + 1000,
+      bodyTimeout: timeoutMs + 1000,
     });
     response = await beforeDeadline(sent, deadline);
   } catch (error) {
