@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -154,10 +156,20 @@ describe("POST /v1/ingest/bluetooth", () => {
     expect(answer.headers.get("retry-after")).toBe("5");
   });
 
-  it("answers 401 for the token of a user being deleted", async () => {
+  it("answers 401 for the token of a user being deleted, and the deletion removes the user's raw files", async () => {
     const { user, token } = await uploader();
-    expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);
-    expect((await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"))).status).toBe(401);
+    const first = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
+    await processed(first.body.upload_id);
+    const userRawDir = path.join(svc.dataDir, "raw", user);
+    expect(existsSync(path.join(userRawDir, first.body.upload_id))).toBe(true);
+
+    const deletion = await svc.call(`/v1/users/${user}`, { key, method: "DELETE" });
+    expect(deletion.status).toBe(202);
+    expect((await upload(token, heartRateLine(61, "2026-03-01T10:00:00Z"))).status).toBe(401);
+    for (let i = 0; i < 100 && (await svc.db.deletionJob.findUniqueOrThrow({ where: { id: deletion.body.job_id } })).status !== "done"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(existsSync(userRawDir)).toBe(false);
   });
 });
 
@@ -181,5 +193,62 @@ describe("an upload racing the user's deletion", () => {
     await jobs.stop();
     expect(isAppError(error) && error.status).toBe(410);
     expect(await svc.db.rawObject.count({ where: { id: upload.rawObjectId } })).toBe(0);
+  });
+});
+
+describe("values PostgreSQL cannot store (found by uploads-fuzz.test.ts: every ETL attempt threw)", () => {
+  it("drops NUL and replaces lone surrogates in the records' text, and processes the upload", async () => {
+    const { user, token } = await uploader();
+    const line = (device: string, at: string) => JSON.stringify({ characteristic: "2a37", value: "0048", received_at: at, device, device_id: device });
+    const answer = await upload(token, [line("HRM\u0000Pro", "2026-03-04T10:00:00Z"), line("HRM\uD800", "2026-03-04T10:00:01Z")].join("\n"));
+    expect(answer.status, answer.text).toBe(202);
+    const raw = await processed(answer.body.upload_id);
+    expect(raw.status, raw.error ?? "").toBe("processed");
+    const samples = await svc.call(`/v1/users/${user}/samples?type=heart_rate&view=all`, { key });
+    expect(samples.body.data.map((s: { device: string }) => s.device)).toEqual(["HRMPro", "HRM\uFFFD"]);
+  });
+
+  it("rejects records at times outside the years 0001 to 9999 and stores the others", async () => {
+    const { user, token } = await uploader();
+    const weight = (id: string, time: number | string) => JSON.stringify({ recordType: "Weight", metadata: { id, dataOrigin: "com.example.scale" }, time, weight: { inKilograms: 70 } });
+    // Health Connect takes epoch milliseconds: year -271821, year 0 and year 275760 are valid JavaScript dates.
+    const body = [weight("a", -8.64e15), weight("b", Date.parse("0000-06-01T00:00:00Z")), weight("c", 8.64e15), weight("d", "2026-03-01T08:00:00Z")].join("\n");
+    const answer = await svc.call("/v1/ingest/health-connect", { method: "POST", rawBody: body, headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" } });
+    expect(answer.status, answer.text).toBe(202);
+    const raw = await processed(answer.body.upload_id);
+    expect(raw.status, raw.error ?? "").toBe("processed");
+    expect(raw.summary).toMatchObject({ records: { quantity_samples: 1 }, rejected: 3 });
+    const samples = await svc.call(`/v1/users/${user}/samples?type=body_mass&view=all`, { key });
+    expect(samples.body.data.map((s: { start_date: string }) => s.start_date)).toEqual(["2026-03-01T08:00:00.000Z"]);
+    const events = await svc.db.outboxEvent.findMany({ where: { userId: user, type: "data.written" } });
+    expect(events.map((e) => e.data)).toMatchObject([{ first_day: "2026-03-01", last_day: "2026-03-01" }]);
+  });
+
+  it("rejects a sample lasting longer than 68 years (its stream keeps the duration in int4 seconds)", async () => {
+    const { user, token } = await uploader();
+    const steps = (id: string, startTime: string, endTime: string) => JSON.stringify({ recordType: "Steps", metadata: { id, dataOrigin: "com.example.phone" }, startTime, endTime, count: 3 });
+    const body = [steps("a", "1900-01-01T00:00:00Z", "2026-01-01T00:00:00Z"), steps("b", "1960-01-01T00:00:00Z", "2026-01-01T00:00:00Z")].join("\n");
+    const answer = await svc.call("/v1/ingest/health-connect", { method: "POST", rawBody: body, headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" } });
+    expect(answer.status, answer.text).toBe(202);
+    const raw = await processed(answer.body.upload_id);
+    expect(raw.status, raw.error ?? "").toBe("processed");
+    expect(raw.summary).toMatchObject({ records: { quantity_samples: 1 }, rejected: 1 });
+    const rejected = await svc.db.rejectedRecord.findMany({ where: { userId: user }, select: { reason: true } });
+    expect(rejected).toEqual([{ reason: "step_count: lasts longer than 68 years" }]);
+  });
+
+  it("rejects a sleep session whose phases add up to more than 68 years (the totals are int4 seconds)", async () => {
+    const { user, token } = await uploader();
+    const night = { startTime: "2026-03-01T22:00:00Z", endTime: "2026-03-02T06:00:00Z" };
+    const session = (id: string, stageEnd: string) =>
+      JSON.stringify({ recordType: "SleepSession", metadata: { id, dataOrigin: "com.example.watch" }, ...night, stages: [{ startTime: night.startTime, endTime: stageEnd, stage: 4 }] });
+    const body = [session("a", "2236-03-02T06:00:00Z"), session("b", "2026-03-02T06:00:00Z")].join("\n");
+    const answer = await svc.call("/v1/ingest/health-connect", { method: "POST", rawBody: body, headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" } });
+    expect(answer.status, answer.text).toBe(202);
+    const raw = await processed(answer.body.upload_id);
+    expect(raw.status, raw.error ?? "").toBe("processed");
+    expect(raw.summary).toMatchObject({ records: { sleep_sessions: 1 }, rejected: 1 });
+    const rejected = await svc.db.rejectedRecord.findMany({ where: { userId: user }, select: { reason: true } });
+    expect(rejected).toEqual([{ reason: "phases add up to more than 68 years" }]);
   });
 });

@@ -1,5 +1,6 @@
 import type { ParsedRecords } from "./record-bundle.ts";
 import { localDate } from "../time-zones.ts";
+import { isStorableTime } from "./storable-values.ts";
 
 /**
  * The first and last local day of a bundle's records (each record's start in its own zone,
@@ -18,9 +19,10 @@ export function localDayRange(parsed: ParsedRecords, range: { first?: string; la
     ...parsed.heartbeatSeries,
     ...parsed.ecgRecordings,
   ];
-  for (const record of timed) if (record.start_date instanceof Date && !Number.isNaN(record.start_date.getTime())) add(localDate(record.start_date, record.timezone));
+  // Only times the writers can store (a far-off one is refused as a record, and has no day here).
+  for (const record of timed) if (isStorableTime(record.start_date)) add(localDate(record.start_date, record.timezone));
   for (const session of parsed.sleepSessions) {
-    if (session.bedtime_start instanceof Date && !Number.isNaN(session.bedtime_start.getTime())) add(localDate(session.bedtime_start, session.timezone));
+    if (isStorableTime(session.bedtime_start)) add(localDate(session.bedtime_start, session.timezone));
   }
   for (const summary of parsed.dailySummaries) if (typeof summary.date === "string") add(summary.date);
 }

@@ -8,6 +8,7 @@ import { applyProviderDeletions } from "./provider-deletions.ts";
 import { writeNutritionLogs, type NutritionLogRecord } from "./nutrition-writer.ts";
 import { writeQuantitySamples, type QuantitySampleRecord, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
 import { writeSleepSessions, type SleepSessionRecord } from "./sleep-writer.ts";
+import { storableValues } from "./storable-values.ts";
 import { writeWorkouts, type WorkoutRecord } from "./workout-writer.ts";
 
 /**
@@ -76,7 +77,9 @@ export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), 
  * Writes every list of a bundle through its writer (in the caller's transaction), then
  * applies the deletions it reports, and adds what changed.
  */
-export async function writeParsedRecords(db: DbClient, batch: RecordBatch, parsed: ParsedRecords, changes: BundleChanges): Promise<void> {
+export async function writeParsedRecords(db: DbClient, batch: RecordBatch, records: ParsedRecords, changes: BundleChanges): Promise<void> {
+  // Text and times as sent can hold what PostgreSQL cannot store (a NUL would fail the whole write).
+  const parsed = storableValues(records);
   const add = (table: WrittenTable, summary: WriteSummary) => {
     const written = summary.inserted + summary.updated;
     if (written > 0) changes.records[table] = (changes.records[table] ?? 0) + written;

@@ -57,6 +57,8 @@ export interface WriteSummary {
 
 const TYPE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CHUNK = 5000;
+/** A sample lasts at most about 68 years: its stream keeps the longest duration in whole seconds (an int4). */
+const MAX_DURATION_MS = 2_147_483_647 * 1000;
 
 /**
  * Normalizes and stores quantity samples idempotently: converts to the storage unit
@@ -100,6 +102,7 @@ function normalizeSample(record: QuantitySampleRecord, provider: string): Quanti
   const end = record.end_date ?? start;
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return { reason: `${record.type}: start or end is not a valid time` };
   if (end < start) return { reason: `${record.type}: end_date is before start_date` };
+  if (end.getTime() - start.getTime() > MAX_DURATION_MS) return { reason: `${record.type}: lasts longer than 68 years` };
   if (!Number.isFinite(record.value)) return { reason: `${record.type}: value is not a finite number` };
   const catalogType = findQuantityType(record.type);
   let value = record.value;

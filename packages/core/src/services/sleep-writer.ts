@@ -153,6 +153,8 @@ function normalizeSession(record: SleepSessionRecord, provider: string): Normali
   for (const value of Object.values(fields)) if (value !== null && typeof value === "object") return value;
   const given = fields as Record<keyof typeof fields, number | null>;
   const derived = phases ? deriveStageTotals(start, end, phases) : {};
+  // Phases far from the bedtimes can add up to more seconds than the columns hold.
+  if (Object.values(derived).some((value) => Math.round(value) > MAX_INT)) return { reason: "phases add up to more than 68 years" };
   const pick = (name: keyof typeof derived & keyof typeof given, round: boolean) => {
     const value = given[name] ?? derived[name] ?? null;
     return value === null ? null : round ? Math.round(value) : value;
