@@ -42,6 +42,8 @@ describe("POST /v1/users/{id}/tokens", () => {
     [{ scopes: ["read"], ttl_seconds: 2_592_001 }, "ttl_seconds"],
     [{ scopes: ["read"], ttl_seconds: 0 }, "ttl_seconds"],
     [{ scopes: ["read"], ttl_seconds: 1.5 }, "ttl_seconds"],
+    // JSON bodies keep their types: a number sent as a string is refused, not coerced.
+    [{ scopes: ["read"], ttl_seconds: "3600" }, "ttl_seconds"],
     [{ scopes: [] }, "scopes"],
     [{ scopes: ["admin"] }, "scopes"],
     [{}, "scopes"],

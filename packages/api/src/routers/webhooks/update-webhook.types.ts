@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { SvcMeta } from "../../trpc.ts";
-import { ZEventTypes, ZJsonBoolean, ZWebhookDescription, ZWebhookEndpoint, ZWebhookPath, ZWebhookUrl } from "./webhook.schema.ts";
+import { ZEventTypes, ZWebhookDescription, ZWebhookEndpoint, ZWebhookPath, ZWebhookUrl } from "./webhook.schema.ts";
 
 export const updateWebhookMeta: OpenApiMeta<SvcMeta> = {
   openapi: {
@@ -25,7 +25,7 @@ export const ZUpdateWebhookRequestSchema = z.strictObject({
   url: ZWebhookUrl.optional(),
   description: ZWebhookDescription.optional(),
   event_types: ZEventTypes.optional(),
-  enabled: ZJsonBoolean.optional().describe("false disables the endpoint; true makes a disabled one active again."),
+  enabled: z.boolean().optional().describe("false disables the endpoint; true makes a disabled one active again."),
 });
 
 export const ZUpdateWebhookResponseSchema = ZWebhookEndpoint;

@@ -11,12 +11,6 @@ export const ZDeliveryPath = {
   delivery_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("The delivery's id (an integer)."),
 };
 
-/**
- * A JSON boolean, strictly. trpc-to-openapi turns on coercion for a plain z.boolean() of any
- * input, body included, so "false" or 1 would read as true; it leaves a pipe alone.
- */
-export const ZJsonBoolean = z.boolean().pipe(z.boolean());
-
 const eventTypeList = EVENT_TYPES.map((type) => `\`${type}\``).join(", ");
 
 export const ZWebhookUrl = z
