@@ -3,6 +3,7 @@ import path from "node:path";
 import { bootstrapTenant, createSealer, DEFAULT_DELIVERY_SCHEDULE, loadEncryptionKeys, type CoreDeps, type DeliverySchedule } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
+import { PROVIDER_REGISTRY } from "@svc/providers";
 import { startWorkers } from "@svc/worker";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
@@ -45,7 +46,7 @@ export async function startService(
   const sealer = createSealer(encryptionKeys);
   logger.info({ key_id: sealer.keyId, key_source: encryptionKeys.source }, "encryption key loaded");
   const webhooks = { allowPrivate: env.SVC_WEBHOOK_ALLOW_PRIVATE, schedule: options.webhookSchedule ?? DEFAULT_DELIVERY_SCHEDULE };
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks };
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers: PROVIDER_REGISTRY };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

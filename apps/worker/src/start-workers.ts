@@ -1,5 +1,6 @@
 import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
+import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
 import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
@@ -10,4 +11,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerEtlRawObject(deps);
   await registerWebhookDeliver(deps);
   await registerWebhookCleanup(deps);
+  await registerProviderErase(deps);
 }

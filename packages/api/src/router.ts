@@ -14,6 +14,7 @@ import { ecgRouter } from "./routers/ecg/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { selfReportsRouter } from "./routers/self-reports/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
+import { providersRouter } from "./routers/providers/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -34,6 +35,7 @@ export const appRouter = router({
   tags: tagsRouter,
   selfReports: selfReportsRouter,
   webhooks: webhooksRouter,
+  providers: providersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,12 +1,13 @@
 import type { Database } from "@svc/db";
 import type { JobQueue } from "@svc/jobs";
 import type { Sealer } from "./crypto/sealer.ts";
+import type { ProviderCatalog } from "./providers/provider-catalog.ts";
 import type { RawStore } from "./raw-store/raw-store.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
 /**
  * What the core services need from the process: the database, the job queue, the raw
- * store, the sealer of secrets at rest, and the webhook settings.
+ * store, the sealer of secrets at rest, the webhook settings and the provider registry.
  */
 export interface CoreDeps {
   db: Database;
@@ -14,4 +15,6 @@ export interface CoreDeps {
   rawStore: RawStore;
   sealer: Sealer;
   webhooks: WebhookSettings;
+  /** The providers this build knows (@svc/providers' registry). */
+  providers: ProviderCatalog;
 }

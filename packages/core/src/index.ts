@@ -53,3 +53,6 @@ export * from "./services/webhook-endpoints.ts";
 export * from "./services/webhook-deliveries.ts";
 export * from "./services/webhook-delivery-attempt.ts";
 export * from "./services/webhook-retention.ts";
+export * from "./providers/provider-catalog.ts";
+export * from "./services/providers.ts";
+export * from "./services/provider-erasures.ts";

@@ -9,6 +9,11 @@ export const JOB_CATALOG = {
     payload: z.object({ deletion_job_id: z.uuid() }),
     options: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
   },
+  // Erases one user's data of one provider (DELETE /v1/users/{id}/data/{provider}).
+  "provider-erase": {
+    payload: z.object({ deletion_job_id: z.uuid() }),
+    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 * 60 },
+  },
   "etl-raw-object": {
     payload: z.object({ raw_object_id: z.uuid() }),
     // pg-boss gives up on an attempt after expireInSeconds (15 minutes by default) and

@@ -5,3 +5,4 @@ export * from "./xiaomi/index.ts";
 export * from "./activity-files/activity-file.ts";
 export * from "./bluetooth/index.ts";
 export * from "./uploads/index.ts";
+export * from "./registry.ts";

@@ -86,6 +86,8 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/webhooks/{webhook_id}/deliveries/{delivery_id}",
         "POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
         "POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay",
+        "GET /v1/providers",
+        "DELETE /v1/users/{id}/data/{provider}",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

@@ -173,6 +173,27 @@ describe("POST /v1/ingest/bluetooth", () => {
   });
 });
 
+describe("an upload racing an erasure of the provider's data", () => {
+  it("answers 409 and keeps nothing when the erasure was requested while the bytes arrived", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { beginUpload, completeUpload, fileRawStore, isAppError } = await import("@svc/core");
+    const { JobQueue } = await import("@svc/jobs");
+    const { user } = await uploader();
+    const rawStore = fileRawStore(mkdtempSync(path.join(tmpdir(), "svc-raw-")));
+    const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
+    const target = { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "application/x-ndjson" };
+    const upload = { ...(await beginUpload(svc.db, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
+    const stored = await rawStore.write(upload.storageKey, Readable.from([Buffer.from(heartRateLine(60, "2026-03-01T10:00:00Z"))]), 1024);
+    await svc.db.deletionJob.create({ data: { tenantId, userId: user, provider: "bluetooth", status: "pending" } });
+    const jobs = await JobQueue.start(svc.databaseUrl, () => undefined);
+    const error = await completeUpload({ db: svc.db, jobs, rawStore }, upload, stored).catch((e: unknown) => e);
+    await jobs.stop();
+    expect(isAppError(error) && error.status).toBe(409);
+    expect(await svc.db.rawObject.count({ where: { id: upload.rawObjectId } })).toBe(0);
+  });
+});
+
 describe("an upload racing the user's deletion", () => {
   it("answers 410 and keeps nothing when the deletion started while the bytes arrived", async () => {
     const { mkdtempSync } = await import("node:fs");

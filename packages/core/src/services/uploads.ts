@@ -85,6 +85,9 @@ export async function completeUpload(
   const outcome = await deps.db.$transaction(async (tx) => {
     const userStatus = await lockUserForUpload(tx, upload.userId);
     if (userStatus !== "active") return { kind: "gone" as const };
+    // The erasure request holds the same user row: it either committed before (refuse) or
+    // waits for this upload and then erases it with the rest.
+    if (await erasureRunning(tx, upload.userId, upload.provider)) return { kind: "erasing" as const };
     const first = await findRawObjectByUploadKey(tx, upload.userId, upload.provider, uploadKey);
     if (first) {
       if (first.status === "receiving") return { kind: "running" as const };
@@ -102,6 +105,8 @@ export async function completeUpload(
       return { answer: answerOf(outcome.row), replayed: true };
     case "gone":
       throw new AppError("gone", "The user's deletion started while this upload arrived; nothing was kept.");
+    case "erasing":
+      throw new AppError("conflict", `The user's ${upload.provider} data is being erased; uploads are refused until the erasure is done.`);
     case "running":
       throw new AppError("conflict", "An upload with this Idempotency-Key is still arriving.");
     case "mismatch":

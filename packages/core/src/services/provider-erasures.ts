@@ -1,0 +1,109 @@
+import type { Database } from "@svc/db";
+import { AppError } from "../errors/app-error.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
+import {
+  deleteProviderRows,
+  deleteRawObjectRows,
+  deleteSelfReportIdempotencyRecords,
+  findOpenErasureJob,
+  listRawObjectKeys,
+  lockActiveUserForErasure,
+  type ErasureTarget,
+} from "../repositories/provider-erasure-repository.ts";
+import { findUserById } from "../repositories/user-repository.ts";
+import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";
+import { emitEvent } from "./events.ts";
+import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
+import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
+
+/** Rows per delete statement: a user with millions of samples never holds one giant transaction. */
+const ERASURE_BATCH = 10_000;
+/** Raw objects whose files are deleted before their rows go, per round. */
+const RAW_OBJECT_BATCH = 500;
+
+/**
+ * Whether the user is connected to the provider. Device providers (uploads, self reports)
+ * never are. Seam for issue 6's connections: look up the user's connection of this
+ * provider here (409 unless it is disconnected).
+ */
+async function providerConnected(_db: DbClient, _target: ErasureTarget): Promise<boolean> {
+  return false;
+}
+
+/**
+ * DELETE /v1/users/{id}/data/{provider}: 404 for a provider unknown to this build or a user
+ * not active in the tenant, 409 while the user is connected to the provider; otherwise the
+ * erasure job (the one already pending or running, or a new one with its background job
+ * queued in the same transaction). From here until the job is done, uploads and self
+ * reports of the user and provider are refused with 409.
+ */
+export async function requestProviderErasure(
+  deps: Pick<CoreDeps, "db" | "jobs" | "providers">,
+  tenantId: string,
+  userId: string,
+  provider: string,
+): Promise<DeletionJobDto> {
+  if (!deps.providers.find(provider)) throw new AppError("not_found", `This build knows no provider ${provider}.`);
+  const target = { userId, provider };
+  const jobId = await deps.db.$transaction(async (tx) => {
+    const user = await lockActiveUserForErasure(tx, tenantId, userId);
+    if (!user) throw new AppError("not_found", "No such user.");
+    if (await providerConnected(tx, target)) {
+      throw new AppError("conflict", `The user is still connected to ${provider}; disconnect first.`);
+    }
+    const open = await findOpenErasureJob(tx, target);
+    if (open) return open.id;
+    // A replay of a stored self-report answer would hand back values being erased.
+    if (provider === SELF_REPORT_PROVIDER) await deleteSelfReportIdempotencyRecords(tx, userId);
+    const job = await insertDeletionJob(tx, { tenantId, userId, externalRef: user.external_ref, provider });
+    await deps.jobs.send("provider-erase", { deletion_job_id: job.id }, tx);
+    return job.id;
+  });
+  return getDeletionJob(deps.db, tenantId, jobId);
+}
+
+/**
+ * The background half of a provider erasure: raw files and their rows first (so an ETL
+ * still running fails on its missing raw object, or has committed before the records are
+ * deleted), then every record table in batches, then in one transaction what is left,
+ * menstrual cycles recomputed (they derive from flow of any provider), the job done and
+ * `data.erased`. Safe to run again after a crash: every step is idempotent.
+ */
+export async function runProviderErasure({ db, jobs, rawStore }: Pick<CoreDeps, "db" | "jobs" | "rawStore">, deletionJobId: string): Promise<void> {
+  const job = await findDeletionJob(db, deletionJobId);
+  if (!job || job.provider === null || job.status === "done") return;
+  await setDeletionJobStatus(db, job.id, { status: "running" });
+  const target = { userId: job.userId, provider: job.provider };
+
+  for (;;) {
+    const rawObjects = await listRawObjectKeys(db, target, RAW_OBJECT_BATCH);
+    if (rawObjects.length === 0) break;
+    for (const raw of rawObjects) await rawStore.delete(raw.storageKey);
+    await deleteRawObjectRows(db, rawObjects.map((raw) => raw.id));
+  }
+  while ((await deleteProviderRows(db, target, ERASURE_BATCH)) > 0);
+
+  await db.$transaction(async (tx) => {
+    await deleteProviderRows(tx, target, null);
+    if (target.provider === SELF_REPORT_PROVIDER) await deleteSelfReportIdempotencyRecords(tx, target.userId);
+    await recomputeMenstrualCycles(tx, target.userId);
+    // A user deleted meanwhile gets user.deleted, not data.erased.
+    const user = await findUserById(tx, target.userId);
+    if (user?.status === "active") {
+      await emitEvent(tx, jobs, {
+        tenantId: job.tenantId,
+        type: "data.erased",
+        userId: job.userId,
+        data: { user_id: job.userId, external_ref: job.externalRef, provider: target.provider, job_id: job.id },
+      });
+    }
+    await setDeletionJobStatus(tx, job.id, { status: "done", finishedAt: new Date() });
+  });
+}
+
+/** Records that an erasure gave up after its last attempt (uploads are accepted again); the reason stays in logs. */
+export async function failProviderErasure(db: Database, deletionJobId: string): Promise<void> {
+  await setDeletionJobStatus(db, deletionJobId, { status: "failed", finishedAt: new Date(), error: "erasure failed" });
+}
