@@ -112,16 +112,12 @@ export async function recordEndpointFailure(db: DbClient, endpointId: string, st
 
 /**
  * Disables the endpoint when it accepted nothing (no success, or none since its creation) for
- * `silentMs`, and parks its pending deliveries. True when it was disabled now.
+ * `silentMs`. True when it was disabled now.
  */
 export async function disableSilentEndpoint(db: DbClient, endpointId: string, silentMs: number, reason: string): Promise<boolean> {
   const disabled = await db.$executeRaw`
     UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ${reason}, updated_at = now()
     WHERE id = ${endpointId}::uuid AND status = 'active'
       AND coalesce(last_success_at, created_at) <= now() - ${silentMs}::float8 * interval '1 millisecond'`;
-  if (disabled === 0) return false;
-  await db.$executeRaw`
-    UPDATE webhook_deliveries SET status = 'parked', next_attempt_at = NULL, updated_at = now()
-    WHERE endpoint_id = ${endpointId}::uuid AND status = 'pending'`;
-  return true;
+  return disabled > 0;
 }

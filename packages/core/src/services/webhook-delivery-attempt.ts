@@ -13,6 +13,7 @@ import {
   recordEndpointSuccess,
   type ClaimedDelivery,
 } from "../repositories/webhook-attempt-repository.ts";
+import { parkPendingDeliveriesOfEndpoint } from "../repositories/webhook-delivery-repository.ts";
 import type { WebhookSettings } from "../webhooks/delivery-schedule.ts";
 import { postWebhook, type AttemptOutcome } from "../webhooks/post-webhook.ts";
 import { webhookHeaders } from "../webhooks/signature.ts";
@@ -105,6 +106,7 @@ export async function attemptWebhookDelivery(deps: CoreDeps, deliveryId: bigint)
       `No delivery was accepted for ${describeDuration(schedule.disableAfterMs)} and delivery ${deliveryId} ran out of attempts; ` +
         "fix the receiver, then re-enable the endpoint with PATCH enabled: true.",
     );
+    if (endpointDisabled) await parkPendingDeliveriesOfEndpoint(tx, delivery.endpointId);
     return { result: "parked", ...report, nextAttemptAt: null, endpointDisabled } as const;
   });
 }
