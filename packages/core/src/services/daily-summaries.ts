@@ -13,29 +13,8 @@ import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
 import { rankStreamsForMetric } from "./source-orders.ts";
 
-export interface DailySummaryDto {
-  id: string;
-  date: string;
-  timezone: string | null;
-  steps: number | null;
-  distance_meters: number | null;
-  active_energy_kcal: number | null;
-  total_energy_kcal: number | null;
-  floors_climbed: number | null;
-  active_seconds: number | null;
-  resting_heart_rate: number | null;
-  average_heart_rate: number | null;
-  hrv_rmssd: number | null;
-  sleep_seconds: number | null;
-  score: number | null;
-  derived: boolean;
-  metadata: Record<string, unknown>;
-  provider: string;
-  source: string | null;
-  device: string | null;
-  ingested_at: string;
-  outranked?: Array<{ provider: string; source: string }>;
-}
+/** A daily summary as the API answers it: the stored row with its time as RFC 3339 text. */
+export type DailySummaryDto = Omit<DailySummaryRow, "ingested_at"> & { ingested_at: string };
 
 const toDailyDto = (row: DailySummaryRow): DailySummaryDto => ({
   id: row.id,

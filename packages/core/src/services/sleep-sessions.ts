@@ -16,34 +16,14 @@ import { parseTimeWindow } from "../time-window.ts";
 import type { RecordView } from "./samples.ts";
 import { rankedStreamsOf } from "./source-orders.ts";
 
-export interface SleepSessionDto {
-  id: string;
+/** A sleep session as the API answers it: the stored row with its times as RFC 3339 text. */
+export type SleepSessionDto = Omit<SleepSessionRow, "kind" | "bedtime_start" | "bedtime_end" | "ingested_at"> & {
   /** Stored only as validated by the writer. */
   kind: "sleep" | "nap";
   bedtime_start: string;
   bedtime_end: string;
-  timezone: string | null;
-  total_sleep_seconds: number | null;
-  awake_seconds: number | null;
-  light_seconds: number | null;
-  deep_seconds: number | null;
-  rem_seconds: number | null;
-  latency_seconds: number | null;
-  efficiency: number | null;
-  score: number | null;
-  average_heart_rate: number | null;
-  lowest_heart_rate: number | null;
-  average_hrv: number | null;
-  respiratory_rate: number | null;
-  source_name: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  provider: string;
-  source: string | null;
-  device: string | null;
   ingested_at: string;
-  outranked?: Array<{ provider: string; source: string }>;
-}
+};
 
 export interface SleepPhaseDto {
   id: number;
