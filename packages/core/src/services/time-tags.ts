@@ -1,4 +1,3 @@
-import type { Database } from "@svc/db";
 import { toPage, type Page } from "../cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";

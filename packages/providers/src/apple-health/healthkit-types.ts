@@ -140,7 +140,6 @@ export function isCorrelatedType(identifier: string): boolean {
 
 export type Enumeration = { name: string; cases: ReadonlyArray<readonly [number, string, string]> };
 
-const NOT_APPLICABLE: Enumeration = { name: "", cases: [[0, "notApplicable", "not_applicable"]] };
 const SEVERITY: Enumeration = {
   name: "Severity",
   cases: [

@@ -4,7 +4,6 @@
 // bit 2) with a type and sample location nibble pair, and the sensor status annunciation.
 
 import {
-  DATE_TIME_LENGTH,
   dateTimeAt,
   isFailure,
   reservedFlags,
