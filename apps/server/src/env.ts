@@ -48,3 +48,15 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   return parsed.data;
 }
+
+/**
+ * The SVC_* variables the schema does not name: provider keys (`SVC_<SLUG>_<KEY>`, e.g.
+ * SVC_OURA_CLIENT_ID) and provider URL overrides (`SVC_<SLUG>_<NAME>_URL`), read by the
+ * provider configuration. Documented per provider in docs/providers.md.
+ */
+export function providerEnvironment(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const known = new Set(Object.keys(EnvSchema.shape));
+  return Object.fromEntries(
+    Object.entries(source).filter((entry): entry is [string, string] => entry[0].startsWith("SVC_") && !known.has(entry[0]) && !!entry[1]),
+  );
+}

@@ -1,4 +1,4 @@
-import { readEnv } from "./env.ts";
+import { providerEnvironment, readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { startService } from "./start-service.ts";
 
@@ -6,7 +6,7 @@ const env = readEnv();
 const logger = createLogger(env.SVC_LOG_LEVEL);
 
 try {
-  const service = await startService(env, logger);
+  const service = await startService(env, logger, { providerEnv: providerEnvironment() });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

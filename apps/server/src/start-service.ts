@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import { bootstrapTenant, createSealer, DEFAULT_DELIVERY_SCHEDULE, loadEncryptionKeys, type CoreDeps, type DeliverySchedule } from "@svc/core";
+import { bootstrapTenant, createSealer, ProviderConfig, DEFAULT_DELIVERY_SCHEDULE, loadEncryptionKeys, type CoreDeps, type DeliverySchedule } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
 import { PROVIDER_REGISTRY } from "@svc/providers";
@@ -25,7 +25,7 @@ export interface RunningService {
 export async function startService(
   env: Env,
   logger: Logger,
-  options: { webhookSchedule?: DeliverySchedule } = {},
+  options: { webhookSchedule?: DeliverySchedule; providerEnv?: Record<string, string> } = {},
 ): Promise<RunningService> {
   const postgres = env.DATABASE_URL
     ? { url: env.DATABASE_URL, stop: async () => {} }
@@ -46,7 +46,11 @@ export async function startService(
   const sealer = createSealer(encryptionKeys);
   logger.info({ key_id: sealer.keyId, key_source: encryptionKeys.source }, "encryption key loaded");
   const webhooks = { allowPrivate: env.SVC_WEBHOOK_ALLOW_PRIVATE, schedule: options.webhookSchedule ?? DEFAULT_DELIVERY_SCHEDULE };
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers: PROVIDER_REGISTRY };
+  // Without SVC_PUBLIC_URL the instance's address is known once the server listens.
+  let publicUrl = env.SVC_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://127.0.0.1:${env.PORT}`;
+  const providerSettings = { env: options.providerEnv ?? {}, publicUrl: () => publicUrl };
+  const providerConfig = new ProviderConfig(db, sealer, PROVIDER_REGISTRY, providerSettings);
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers: PROVIDER_REGISTRY, providerConfig };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);
@@ -70,6 +74,7 @@ export async function startService(
   }
   const address = server?.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
+  if (url && !env.SVC_PUBLIC_URL) publicUrl = url;
   logger.info({ role: env.SVC_ROLE, url }, "svc started");
 
   return {

@@ -3,11 +3,13 @@ import type { JobQueue } from "@svc/jobs";
 import type { Sealer } from "./crypto/sealer.ts";
 import type { ProviderCatalog } from "./providers/provider-catalog.ts";
 import type { RawStore } from "./raw-store/raw-store.ts";
+import type { ProviderConfig } from "./services/provider-config.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
 /**
  * What the core services need from the process: the database, the job queue, the raw
- * store, the sealer of secrets at rest, the webhook settings and the provider registry.
+ * store, the sealer of secrets at rest, the webhook settings, the provider registry
+ * and the provider configuration.
  */
 export interface CoreDeps {
   db: Database;
@@ -17,4 +19,6 @@ export interface CoreDeps {
   webhooks: WebhookSettings;
   /** The providers this build knows (@svc/providers' registry). */
   providers: ProviderCatalog;
+  /** Provider keys and switches of the instance and its tenants (cached), and the provider settings. */
+  providerConfig: ProviderConfig;
 }

@@ -56,3 +56,6 @@ export * from "./services/webhook-retention.ts";
 export * from "./providers/provider-catalog.ts";
 export * from "./services/providers.ts";
 export * from "./services/provider-erasures.ts";
+export * from "./providers/connector.ts";
+export * from "./providers/provider-settings.ts";
+export * from "./services/provider-config.ts";

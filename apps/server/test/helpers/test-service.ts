@@ -5,6 +5,7 @@ import { createTenant as createTenantService, type CreatedTenant, type DeliveryS
 import { createDatabase, type Database } from "@svc/db";
 import { createTestDatabase } from "@svc/testing";
 import { EnvSchema, startService } from "../../src/index.ts";
+import { providerEnvironment } from "../../src/env.ts";
 import { createLogger } from "../../src/logger.ts";
 import { ContractChecker } from "./contract.ts";
 
@@ -50,7 +51,7 @@ export async function startTestService(
   const service = await startService(
     EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, ...env }),
     logger,
-    { webhookSchedule: options.webhookSchedule },
+    { webhookSchedule: options.webhookSchedule, providerEnv: providerEnvironment(env) },
   );
   const url = service.url ?? "";
   const db = createDatabase(databaseUrl, { max: 2 });

@@ -4,6 +4,7 @@ import { parseAppleHealthExport, parseAppleHealthNdjson } from "../apple-health/
 import { parseBluetoothLines } from "../bluetooth/index.ts";
 import { parseHealthConnectNdjson } from "../health-connect/index.ts";
 import { MalformedUpload } from "../parsed-records.ts";
+import { PROVIDER_REGISTRY } from "../registry.ts";
 import { parseXiaomiCsvBatches } from "../xiaomi/index.ts";
 import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
@@ -40,8 +41,12 @@ async function* parseByFormat(format: UploadFormat, source: RawObjectSource): As
         if (line.trim() !== "") yield parseActivityFile(decodeBase64Line(line, number));
       }
       return;
-    default:
-      throw new AppError("bad_request", `Raw objects of format ${String(format)} cannot be parsed by this build.`);
+    default: {
+      // A payload a connector pulled or was pushed: one JSON document per raw object.
+      const parse = PROVIDER_REGISTRY.payloadParser(format);
+      if (!parse) throw new AppError("bad_request", `Raw objects of format ${String(format)} cannot be parsed by this build.`);
+      return yield parse(JSON.parse(await bodyText(body)));
+    }
   }
 }
 
