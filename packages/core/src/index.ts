@@ -59,3 +59,4 @@ export * from "./services/provider-erasures.ts";
 export * from "./providers/connector.ts";
 export * from "./providers/provider-settings.ts";
 export * from "./services/provider-config.ts";
+export * from "./providers/provider-request.ts";
