@@ -10,3 +10,4 @@ export {
   type WebhookReceiver,
   type WebhookReply,
 } from "./webhook-receiver.ts";
+export { browserAvailable, launchBrowser, saveScreenshot, CHROMIUM_PATH } from "./browser.ts";
