@@ -6,3 +6,4 @@ export * from "./activity-files/activity-file.ts";
 export * from "./bluetooth/index.ts";
 export * from "./uploads/index.ts";
 export * from "./registry.ts";
+export * from "./demo/index.ts";

@@ -45,7 +45,8 @@ export async function providerRequest(url: string | URL, init: ProviderRequestIn
   }
   const where = `${init.method ?? "GET"} ${target.pathname}`;
   if (!response.ok) {
-    await response.body?.cancel();
+    // Not awaited: under msw a cancelled body's promise never settles.
+    void response.body?.cancel().catch(() => {});
     throw providerErrorOfStatus(response.status, where, response.headers.get("retry-after"));
   }
   if (response.status === 204) return null;
