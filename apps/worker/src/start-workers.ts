@@ -3,6 +3,8 @@ import { registerUserDelete } from "./handlers/user-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
 import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
+import { registerSyncPlan } from "./handlers/sync-plan.ts";
+import { registerSyncPull } from "./handlers/sync-pull.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
@@ -12,4 +14,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerWebhookDeliver(deps);
   await registerWebhookCleanup(deps);
   await registerProviderErase(deps);
+  await registerSyncPull(deps);
+  await registerSyncPlan(deps);
 }

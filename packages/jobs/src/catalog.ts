@@ -37,6 +37,23 @@ export const JOB_CATALOG = {
     payload: z.object({}),
     options: { retryLimit: 2, retryDelay: 60 },
   },
+  // One attempt of one sync run. The retry schedule of runs is our own (a new job per
+  // attempt, with startAfter); pg-boss retries only an attempt whose worker died (no
+  // heartbeat for 30 s) or threw. Runs of one provider application share a pg-boss group:
+  // at most 6 of its runs pull at once, backfill chunks (tier `backfill`) at most 2 of them,
+  // so one tenant's backfill never takes every slot. Manual, notification and scheduled runs
+  // are sent with a higher priority than backfill chunks.
+  "sync-pull": {
+    payload: z.object({ sync_run_id: z.string().regex(/^[0-9]{1,19}$/) }),
+    options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 20 * 60 },
+    queue: { notify: true },
+    work: { localConcurrency: 8, notifyPollingIntervalSeconds: 1, groupConcurrency: { default: 6, tiers: { backfill: 2 } } },
+  },
+  // Queues the scheduled pulls that are due; scheduled every minute.
+  "sync-plan": {
+    payload: z.object({}),
+    options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
+  },
 } as const;
 
 export type JobName = keyof typeof JOB_CATALOG;

@@ -57,7 +57,13 @@ export class JobQueue {
     name: N,
     payload: JobPayload<N>,
     tx?: PrismaTransactionLike,
-    timing: { startAfter?: Date } = {},
+    timing: {
+      startAfter?: Date;
+      /** Higher runs first among jobs due (pg-boss priority; 0 by default). */
+      priority?: number;
+      /** A pg-boss group: the queue's work options may cap how many jobs of one group run at once. */
+      group?: { id: string; tier?: string };
+    } = {},
   ): Promise<void> {
     const { options } = JOB_CATALOG[name];
     const data = JOB_CATALOG[name].payload.parse(payload);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
@@ -12,12 +12,13 @@ import {
   type RawObjectRow,
 } from "../repositories/raw-object-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { isUniqueViolation } from "../repositories/prisma-errors.ts";
 import { requireProviderOnForTenant } from "./tenant-providers.ts";
 
 /** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */
 export const UPLOADS_IN_FLIGHT_PER_USER = 4;
 /** An upload still receiving after this long is taken to have died and stops counting. */
-const RECEIVING_TIMEOUT_MS = 15 * 60_000;
+export const RECEIVING_TIMEOUT_MS = 15 * 60_000;
 
 export interface UploadTarget {
   userId: string;
@@ -118,4 +119,49 @@ export async function completeUpload(
 export async function abandonUpload(deps: Pick<CoreDeps, "db" | "rawStore">, upload: { rawObjectId: string; storageKey: string }) {
   await deps.rawStore.delete(upload.storageKey);
   await deleteRawObjectRow(deps.db, upload.rawObjectId);
+}
+
+/** A provider payload larger than this is refused (no API answer of a day's data comes near it). */
+export const MAX_PROVIDER_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Stores bytes a provider gave (a pull, or a push notification's payload) as a raw object,
+ * the way an upload without Idempotency-Key is stored: pending, its ETL job queued in the
+ * same transaction. The same bytes of the user and provider already stored are not stored
+ * again (`stored: false`). Errors of completeUpload (user being deleted 410, erasure 409) pass.
+ */
+export async function storeRawPayload(
+  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore">,
+  target: UploadTarget,
+  body: Buffer,
+): Promise<{ rawObjectId: string; stored: boolean }> {
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  const first = await findRawObjectByUploadKey(deps.db, target.userId, target.provider, `sha256:${sha256}`);
+  if (first) return { rawObjectId: first.id, stored: false };
+  const rawObjectId = randomUUID();
+  const storageKey = `${target.userId}/${rawObjectId}`;
+  await insertReceivingRawObject(deps.db, { id: rawObjectId, storageKey, ...target });
+  const upload = { rawObjectId, storageKey, userId: target.userId, provider: target.provider, idempotencyKey: undefined };
+  let written: { byteSize: number; sha256: string };
+  try {
+    written = await deps.rawStore.write(storageKey, oneChunk(body), MAX_PROVIDER_PAYLOAD_BYTES);
+  } catch (error) {
+    await abandonUpload(deps, upload);
+    throw error;
+  }
+  try {
+    const { answer, replayed } = await completeUpload(deps, upload, written);
+    return { rawObjectId: answer.upload_id, stored: !replayed };
+  } catch (error) {
+    // The same bytes stored at the same moment by another pull (both passed the check above).
+    if (!isUniqueViolation(error)) throw error;
+    await abandonUpload(deps, upload);
+    const stored = await findRawObjectByUploadKey(deps.db, target.userId, target.provider, `sha256:${sha256}`);
+    if (!stored) throw error;
+    return { rawObjectId: stored.id, stored: false };
+  }
+}
+
+async function* oneChunk(body: Buffer): AsyncGenerator<Uint8Array> {
+  yield body;
 }
