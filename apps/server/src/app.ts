@@ -11,6 +11,10 @@ import { requestId } from "./request-id.ts";
 import { restBodies } from "./rest-bodies.ts";
 import { restProblemBodies } from "./rest-problem-bodies.ts";
 import { ingestRouter } from "./uploads/ingest-router.ts";
+import { oauthCallbackRouter } from "./oauth/callback-router.ts";
+import { connectRouter } from "./connect/connect-router.ts";
+import { notificationsRouter } from "./inbound/notifications-router.ts";
+import { demoRouter } from "./demo/demo-router.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -40,6 +44,13 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
 
   // Upload bodies are not JSON: their own handlers, ahead of the JSON routes.
   app.use(ingestRouter(deps));
+  // Pages for people: the end of a provider consent, and the hosted connect page.
+  app.use(oauthCallbackRouter(deps));
+  app.use(connectRouter(deps));
+  // Providers' notifications: raw bodies, verified by each connector.
+  app.use(notificationsRouter(deps));
+  // The built-in demo provider: its consent page, OAuth endpoints and API.
+  app.use("/demo", demoRouter(deps));
 
   app.use(
     "/v1",

@@ -14,7 +14,8 @@ export function httpLogger(logger: Logger) {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split("?")[0],
+        // A connect link's token is a capability: never logged.
+        path: req.url.split("?")[0]!.replace(/^\/connect\/[^/]+/, "/connect/:token"),
       }),
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },

@@ -1,6 +1,17 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import { bootstrapTenant, createSealer, ProviderConfig, DEFAULT_DELIVERY_SCHEDULE, loadEncryptionKeys, type CoreDeps, type DeliverySchedule } from "@svc/core";
+import {
+  bootstrapTenant,
+  createSealer,
+  ProviderConfig,
+  DEFAULT_DELIVERY_SCHEDULE,
+  DEFAULT_SYNC_SETTINGS,
+  loadEncryptionKeys,
+  type CoreDeps,
+  type DeliverySchedule,
+  type ProviderCatalog,
+  type SyncSettings,
+} from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
 import { PROVIDER_REGISTRY } from "@svc/providers";
@@ -25,7 +36,14 @@ export interface RunningService {
 export async function startService(
   env: Env,
   logger: Logger,
-  options: { webhookSchedule?: DeliverySchedule; providerEnv?: Record<string, string> } = {},
+  options: {
+    webhookSchedule?: DeliverySchedule;
+    providerEnv?: Record<string, string>;
+    /** Tests: shorter sync retry and quota timings. */
+    syncSettings?: SyncSettings;
+    /** Tests: a provider catalog other than this build's registry (e.g. with a test connector). */
+    providers?: ProviderCatalog;
+  } = {},
 ): Promise<RunningService> {
   const postgres = env.DATABASE_URL
     ? { url: env.DATABASE_URL, stop: async () => {} }
@@ -49,8 +67,10 @@ export async function startService(
   // Without SVC_PUBLIC_URL the instance's address is known once the server listens.
   let publicUrl = env.SVC_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://127.0.0.1:${env.PORT}`;
   const providerSettings = { env: options.providerEnv ?? {}, publicUrl: () => publicUrl };
-  const providerConfig = new ProviderConfig(db, sealer, PROVIDER_REGISTRY, providerSettings);
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers: PROVIDER_REGISTRY, providerConfig };
+  const providers = options.providers ?? PROVIDER_REGISTRY;
+  const providerConfig = new ProviderConfig(db, sealer, providers, providerSettings);
+  const sync = options.syncSettings ?? DEFAULT_SYNC_SETTINGS;
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

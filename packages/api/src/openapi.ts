@@ -42,6 +42,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   });
   document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
   const successStatusByRoute = successStatuses();
+  const alsoSucceedsByRoute = otherSuccesses();
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
@@ -65,6 +66,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (successStatus && responses["200"]) {
         responses[String(successStatus)] = responses["200"];
         delete responses["200"];
+      }
+      const alsoSucceeds = alsoSucceedsByRoute.get(`${method.toUpperCase()} ${path}`);
+      if (alsoSucceeds) {
+        // Without sameBody: shaped like the generator's bodiless answers (a 204 of a void procedure).
+        const bodiless = { content: { "application/json": { schema: {} } } };
+        const first = alsoSucceeds.sameBody && successStatus ? (responses[String(successStatus)] as object) : bodiless;
+        responses[String(alsoSucceeds.status)] = { ...first, description: alsoSucceeds.description };
       }
     }
   }
@@ -92,4 +100,14 @@ function successStatuses(): Map<string, number> {
     if (meta?.openapi && meta.successStatus) statuses.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.successStatus);
   }
   return statuses;
+}
+
+function otherSuccesses(): Map<string, NonNullable<SvcMeta["alsoSucceeds"]>> {
+  const successes = new Map<string, NonNullable<SvcMeta["alsoSucceeds"]>>();
+  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string } } } };
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi && meta.alsoSucceeds) successes.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.alsoSucceeds);
+  }
+  return successes;
 }

@@ -15,6 +15,9 @@ import { tagsRouter } from "./routers/tags/router.ts";
 import { selfReportsRouter } from "./routers/self-reports/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { providersRouter } from "./routers/providers/router.ts";
+import { adminProvidersRouter } from "./routers/admin-providers/router.ts";
+import { connectionsRouter } from "./routers/connections/router.ts";
+import { syncRouter } from "./routers/sync/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -36,6 +39,9 @@ export const appRouter = router({
   selfReports: selfReportsRouter,
   webhooks: webhooksRouter,
   providers: providersRouter,
+  adminProviders: adminProvidersRouter,
+  connections: connectionsRouter,
+  sync: syncRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,13 @@ import { problemFor } from "./errors.ts";
 export type SvcMeta = {
   /** HTTP status of a successful answer when it is not 200 (documented in /openapi.yaml). */
   successStatus?: 201 | 202 | 204;
+  /** A second success without a body, e.g. DELETE .../connections/{provider}: 204, or 202 with a job. */
+  alsoSucceeds?: {
+    status: 200 | 204;
+    description: string;
+    /** The second success has the same body (and headers) as the first, e.g. sync now: 202 new run, 200 the open one. */
+    sameBody?: boolean;
+  };
 };
 
 const t = initTRPC

@@ -4,6 +4,7 @@ import type { Sealer } from "./crypto/sealer.ts";
 import type { ProviderCatalog } from "./providers/provider-catalog.ts";
 import type { RawStore } from "./raw-store/raw-store.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
+import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
 /**
@@ -21,4 +22,6 @@ export interface CoreDeps {
   providers: ProviderCatalog;
   /** Provider keys and switches of the instance and its tenants (cached), and the provider settings. */
   providerConfig: ProviderConfig;
+  /** Retry, refresh, quota and chunking rules of sync runs (DEFAULT_SYNC_SETTINGS; tests shorten them). */
+  sync: SyncSettings;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTenant as createTenantService, type CreatedTenant, type DeliverySchedule } from "@svc/core";
+import { createTenant as createTenantService, type CreatedTenant, type DeliverySchedule, type ProviderCatalog, type SyncSettings } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
 import { createTestDatabase } from "@svc/testing";
 import { EnvSchema, startService } from "../../src/index.ts";
@@ -42,7 +42,13 @@ export interface TestService {
 /** The real service (HTTP + workers) on a fresh database copied from the migrated template. */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { databaseUrl?: string; noHttp?: boolean; webhookSchedule?: DeliverySchedule } = {},
+  options: {
+    databaseUrl?: string;
+    noHttp?: boolean;
+    webhookSchedule?: DeliverySchedule;
+    syncSettings?: SyncSettings;
+    providers?: ProviderCatalog;
+  } = {},
 ): Promise<TestService> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const dataDir = env.SVC_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "svc-test-data-"));
@@ -51,7 +57,12 @@ export async function startTestService(
   const service = await startService(
     EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, ...env }),
     logger,
-    { webhookSchedule: options.webhookSchedule, providerEnv: providerEnvironment(env) },
+    {
+      webhookSchedule: options.webhookSchedule,
+      providerEnv: providerEnvironment(env),
+      syncSettings: options.syncSettings,
+      providers: options.providers,
+    },
   );
   const url = service.url ?? "";
   const db = createDatabase(databaseUrl, { max: 2 });

@@ -87,3 +87,13 @@ export async function deleteProviderRows(db: DbClient, target: ErasureTarget, li
 export function deleteSelfReportIdempotencyRecords(db: DbClient, userId: string) {
   return db.idempotencyRecord.deleteMany({ where: { userId, operation: SELF_REPORT_OPERATION } });
 }
+
+/**
+ * The user's consent states of the provider and its disconnected connection, with the
+ * connection's sync runs and push subscriptions (by cascade). A connection made again
+ * meanwhile (active or needs_reauth) is not the erasure's to remove.
+ */
+export async function deleteConnectionRows(db: DbClient, target: ErasureTarget): Promise<void> {
+  await db.consentState.deleteMany({ where: { userId: target.userId, provider: target.provider } });
+  await db.connection.deleteMany({ where: { userId: target.userId, provider: target.provider, status: "disconnected" } });
+}

@@ -17,3 +17,8 @@ export function upsertTenantProviderSwitch(db: DbClient, tenantId: string, provi
     select: { tenantId: true, provider: true, enabled: true, updatedAt: true },
   });
 }
+
+/** Every admin switch set for the tenant, with when it was last set. */
+export function listTenantProviderSwitches(db: DbClient, tenantId: string) {
+  return db.tenantProvider.findMany({ where: { tenantId }, select: { provider: true, enabled: true, updatedAt: true } });
+}

@@ -22,3 +22,8 @@ export function findActiveTenantKey(db: DbClient, keyHash: string) {
 export async function lockForTransaction(db: DbClient, key: number): Promise<void> {
   await db.$executeRaw`SELECT pg_advisory_xact_lock(${key})`;
 }
+
+/** A tenant by id; null when unknown. */
+export function findTenantById(db: DbClient, id: string) {
+  return db.tenant.findUnique({ where: { id }, select: { id: true, name: true } });
+}

@@ -2,8 +2,10 @@ import type { Database } from "@svc/db";
 import { AppError } from "../errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { isConnected } from "../repositories/connection-repository.ts";
 import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
 import {
+  deleteConnectionRows,
   deleteProviderRows,
   deleteRawObjectRows,
   deleteSelfReportIdempotencyRecords,
@@ -17,6 +19,7 @@ import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";
 import { emitEvent } from "./events.ts";
 import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
+import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";
 
 /** Rows per delete statement: a user with millions of samples never holds one giant transaction. */
 const ERASURE_BATCH = 10_000;
@@ -24,12 +27,11 @@ const ERASURE_BATCH = 10_000;
 const RAW_OBJECT_BATCH = 500;
 
 /**
- * Whether the user is connected to the provider. Device providers (uploads, self reports)
- * never are. Seam for issue 6's connections: look up the user's connection of this
- * provider here (409 unless it is disconnected).
+ * Whether the user is connected to the provider: a connection active or needing reauth
+ * (409 "disconnect first"). Device providers (uploads, self reports) never are.
  */
-async function providerConnected(_db: DbClient, _target: ErasureTarget): Promise<boolean> {
-  return false;
+async function providerConnected(db: DbClient, target: ErasureTarget): Promise<boolean> {
+  return isConnected(db, target.userId, target.provider);
 }
 
 /**
@@ -71,9 +73,14 @@ export async function requestProviderErasure(
  * menstrual cycles recomputed (they derive from flow of any provider), the job done and
  * `data.erased`. Safe to run again after a crash: every step is idempotent.
  */
-export async function runProviderErasure({ db, jobs, rawStore }: Pick<CoreDeps, "db" | "jobs" | "rawStore">, deletionJobId: string): Promise<void> {
+export async function runProviderErasure({ db, jobs, rawStore, sync }: Pick<CoreDeps, "db" | "jobs" | "rawStore" | "sync">, deletionJobId: string): Promise<void> {
   const job = await findDeletionJob(db, deletionJobId);
   if (!job || job.provider === null || job.status === "done") return;
+  // A pull still running delays the erasure until it ends: this job ends, a later one looks again.
+  if (await pullOfProviderUnderWay({ db, sync }, job.userId, job.provider)) {
+    await jobs.send("provider-erase", { deletion_job_id: job.id }, undefined, { startAfter: new Date(Date.now() + ERASURE_PULL_WAIT_MS) });
+    return;
+  }
   await setDeletionJobStatus(db, job.id, { status: "running" });
   const target = { userId: job.userId, provider: job.provider };
 
@@ -87,6 +94,7 @@ export async function runProviderErasure({ db, jobs, rawStore }: Pick<CoreDeps, 
 
   await db.$transaction(async (tx) => {
     await deleteProviderRows(tx, target, null);
+    await deleteConnectionRows(tx, target);
     if (target.provider === SELF_REPORT_PROVIDER) await deleteSelfReportIdempotencyRecords(tx, target.userId);
     await recomputeMenstrualCycles(tx, target.userId);
     // A user deleted meanwhile gets user.deleted, not data.erased.

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { ProviderKind } from "../providers/provider-catalog.ts";
+import { isConnector, type ProviderKind } from "../providers/provider-catalog.ts";
 import { providerOnForTenant } from "./tenant-providers.ts";
 
 /** One entry of GET /v1/providers. */
@@ -12,12 +12,20 @@ export interface ProviderDto {
 
 /**
  * GET /v1/providers: the providers of this build the tenant may use, in the registry's
- * order; those an instance admin switched off for the tenant are left out.
+ * order. Device providers unless an instance admin switched them off for the tenant; OAuth
+ * and push providers when available (switched on, and the tenant's own keys or the
+ * instance run them).
  */
-export async function listTenantProviders({ db, providers }: Pick<CoreDeps, "db" | "providers">, tenantId: string): Promise<{ data: ProviderDto[] }> {
+export async function listTenantProviders(
+  { db, providers, providerConfig }: Pick<CoreDeps, "db" | "providers" | "providerConfig">,
+  tenantId: string,
+): Promise<{ data: ProviderDto[] }> {
   const data: ProviderDto[] = [];
   for (const provider of providers.all()) {
-    if (!(await providerOnForTenant(db, tenantId, provider.slug))) continue;
+    const usable = isConnector(provider)
+      ? (await providerConfig.availability(tenantId, provider)).available
+      : await providerOnForTenant(db, tenantId, provider.slug);
+    if (!usable) continue;
     data.push({ slug: provider.slug, name: provider.name, kind: provider.kind, data_types: [...provider.dataTypes] });
   }
   return { data };

@@ -9,7 +9,7 @@ export const listProvidersMeta: OpenApiMeta<SvcMeta> = {
     tags: ["providers"],
     summary: "List the providers available to the tenant",
     description:
-      "The providers of this build the tenant may use, in a fixed order; a provider an instance admin switched off for the tenant is left out. One page: next_cursor is always null.",
+      "The providers of this build the tenant may use, in a fixed order: device providers, and OAuth and push providers that run for the tenant (its own keys, or the instance's). A provider an instance admin switched off for the tenant is left out. One page: next_cursor is always null.",
     errorResponses: { 401: "Missing, wrong or expired secret", 403: "Not a tenant API key" },
   },
 };

@@ -1,0 +1,103 @@
+import {
+  AppError,
+  connectPageProviders,
+  openConnectSession,
+  resolveProviderUrls,
+  startSessionConnection,
+  type ConnectPageProvider,
+  type ConnectSession,
+  type CoreDeps,
+} from "@svc/core";
+import express, { type Request, type Response } from "express";
+import { html } from "../pages/html.ts";
+import { sendPage } from "../pages/page.ts";
+import { connectPage, invalidLinkPage } from "./connect-page.ts";
+
+/**
+ * The hosted connect page of a connect session (POST /v1/users/{id}/connect-sessions):
+ * GET /connect/{token} lists the providers with the user's status; each button posts to
+ * /connect/{token}/{provider}, which starts the consent and redirects (303) to the
+ * provider. The token in the path is the capability; no cookie is used. A POST from
+ * another origin (Origin or Sec-Fetch-Site) is refused.
+ */
+export function connectRouter(deps: CoreDeps): express.Router {
+  const router = express.Router();
+
+  router.get("/connect/:token", async (req, res) => {
+    await pageOrFailure(req, res, async () => {
+      const opened = await openConnectSession(deps, req.params.token);
+      if (!opened.ok) return sendInvalidLink(res, opened.reason);
+      await sendConnectPage(deps, res, req.params.token, opened.session, 200, null);
+    });
+  });
+
+  router.post("/connect/:token/:provider", async (req, res) => {
+    await pageOrFailure(req, res, async () => {
+      if (!sameOrigin(deps, req)) {
+        sendPage(res, 403, { title: "Not allowed", body: html`<h1>Not allowed</h1><p>This request did not come from the connect page.</p>` });
+        return;
+      }
+      const opened = await openConnectSession(deps, req.params.token);
+      if (!opened.ok) return sendInvalidLink(res, opened.reason);
+      try {
+        const { authorize_url } = await startSessionConnection(deps, opened.session, req.params.provider);
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("Referrer-Policy", "no-referrer");
+        res.redirect(303, authorize_url);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await sendConnectPage(deps, res, req.params.token, opened.session, error.status, error.detail);
+      }
+    });
+  });
+
+  return router;
+}
+
+async function sendConnectPage(deps: CoreDeps, res: Response, token: string, session: ConnectSession, status: number, alert: string | null) {
+  const providers = await connectPageProviders(deps, session);
+  sendPage(res, status, { ...connectPage(token, providers, alert), formTargets: authorizeOrigins(deps, providers), referrerPolicy: "same-origin" });
+}
+
+function sendInvalidLink(res: Response, reason: "unknown" | "expired"): void {
+  sendPage(res, reason === "expired" ? 410 : 404, invalidLinkPage(reason));
+}
+
+/** Where the page's forms end up after the redirect: each listed provider's authorize origin (CSP form-action covers redirects). */
+function authorizeOrigins(deps: CoreDeps, providers: readonly ConnectPageProvider[]): string[] {
+  const origins = new Set<string>();
+  for (const provider of providers) {
+    const connector = deps.providers.connector(provider.slug);
+    if (connector) origins.add(new URL(resolveProviderUrls(connector, deps.providerConfig.settings).authorize).origin);
+  }
+  return [...origins];
+}
+
+/**
+ * A form post of the page itself: Origin, when sent, is this instance (its public URL or the
+ * Host it was reached at); a browser's Sec-Fetch-Site, when sent, says same-origin.
+ */
+function sameOrigin(deps: CoreDeps, req: Request): boolean {
+  const fetchSite = req.get("sec-fetch-site");
+  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return false;
+  const origin = req.get("origin");
+  if (origin === undefined) return true;
+  if (origin === new URL(deps.providerConfig.settings.publicUrl()).origin) return true;
+  try {
+    return new URL(origin).host === req.get("host");
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a page handler; an unexpected failure is a plain error page (logged), never a JSON problem. */
+async function pageOrFailure(req: Request, res: Response, handle: () => Promise<void>): Promise<void> {
+  try {
+    await handle();
+  } catch (error) {
+    req.log.error({ err: error }, "connect page failed");
+    if (!res.headersSent) {
+      sendPage(res, 503, { title: "Something went wrong", body: html`<h1>Something went wrong</h1><p>Try again in a moment.</p>` });
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { removeTenantProviderKeys } from "@svc/core";
+import { adminProcedure } from "../../middlewares/authenticate.ts";
+import {
+  deleteTenantProviderKeysMeta,
+  ZDeleteTenantProviderKeysRequestSchema,
+  ZDeleteTenantProviderKeysResponseSchema,
+} from "./delete-tenant-provider-keys.types.ts";
+
+export const deleteTenantProviderKeys = adminProcedure
+  .meta(deleteTenantProviderKeysMeta)
+  .input(ZDeleteTenantProviderKeysRequestSchema)
+  .output(ZDeleteTenantProviderKeysResponseSchema)
+  .mutation(({ ctx, input }) => removeTenantProviderKeys(ctx.deps, input.tenant_id, input.provider));

@@ -1,0 +1,9 @@
+import { setInstanceProviderSwitch } from "@svc/core";
+import { adminProcedure } from "../../middlewares/authenticate.ts";
+import { updateInstanceProviderMeta, ZUpdateInstanceProviderRequestSchema, ZUpdateInstanceProviderResponseSchema } from "./update-instance-provider.types.ts";
+
+export const updateInstanceProvider = adminProcedure
+  .meta(updateInstanceProviderMeta)
+  .input(ZUpdateInstanceProviderRequestSchema)
+  .output(ZUpdateInstanceProviderResponseSchema)
+  .mutation(({ ctx, input }) => setInstanceProviderSwitch(ctx.deps, ctx.principal.adminKeyId, input.provider, input.enabled));
