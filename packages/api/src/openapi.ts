@@ -22,8 +22,9 @@ const PROBLEM_SCHEMA = {
 
 /**
  * The OpenAPI 3.1 document of this build, generated from the router. Two things are
- * added after generation: every error answer is an application/problem+json Problem,
- * and a procedure's successStatus (201, 202) replaces the generator's 200.
+ * added after generation: every error answer is an application/problem+json Problem
+ * worded by its own procedure's errorResponses, and a procedure's successStatus
+ * (201, 202) replaces the generator's 200.
  */
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
@@ -43,6 +44,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
   const successStatusByRoute = successStatuses();
   const alsoSucceedsByRoute = otherSuccesses();
+  const errorDescriptionsByRoute = errorDescriptions();
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
@@ -51,9 +53,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const responses = operation.responses ?? {};
       addCommonErrors(responses, method);
+      const ownErrors = errorDescriptionsByRoute.get(`${method.toUpperCase()} ${path}`) ?? {};
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
-        const description = (response as { description?: string }).description ?? "Error";
+        const description = ownErrors[status] ?? (response as { description?: string }).description ?? "Error";
         responses[status] = {
           description,
           ...(status === "401" && {
@@ -110,4 +113,21 @@ function otherSuccesses(): Map<string, NonNullable<SvcMeta["alsoSucceeds"]>> {
     if (meta?.openapi && meta.alsoSucceeds) successes.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.alsoSucceeds);
   }
   return successes;
+}
+
+/**
+ * Each procedure's own errorResponses texts. The generator caches one error response
+ * object per status code, so every operation would otherwise show the wording of the
+ * first procedure that listed that status.
+ */
+function errorDescriptions(): Map<string, Record<string, string>> {
+  const descriptions = new Map<string, Record<string, string>>();
+  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string; errorResponses?: unknown } } } };
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
+    const openapi = procedure._def.meta?.openapi;
+    const errors = openapi?.errorResponses;
+    if (!openapi || !errors || Array.isArray(errors) || typeof errors !== "object") continue;
+    descriptions.set(`${openapi.method} ${openapi.path}`, errors as Record<string, string>);
+  }
+  return descriptions;
 }

@@ -124,3 +124,19 @@ describe("GET /openapi.yaml", () => {
     expect(() => checker.check("GET", "/v1/users", { status: 200, headers: json, body: { data: [], next_cursor: null } })).not.toThrow();
   });
 });
+
+describe("error response descriptions", () => {
+  it("each operation describes its own errors, not the first procedure's wording for that status", () => {
+    const document = parse(text);
+    const createUserConflict = document.paths["/v1/users"].post.responses["409"].description;
+    const eraseConflict = document.paths["/v1/users/{id}/data/{provider}"].delete.responses["409"].description;
+    expect(createUserConflict).toBe(
+      "external_ref already used in the tenant, or the same Idempotency-Key is still being processed",
+    );
+    expect(eraseConflict).toBe("The user is still connected to the provider");
+    const adminProviderMissing = document.paths["/v1/admin/providers/{provider}"].get.responses["404"].description;
+    const tenantMissing = document.paths["/v1/admin/tenants/{tenant_id}/providers"].get.responses["404"].description;
+    expect(adminProviderMissing).toBe("A provider unknown to this build");
+    expect(tenantMissing).toBe("No such tenant");
+  });
+});

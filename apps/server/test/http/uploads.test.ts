@@ -273,3 +273,16 @@ describe("values PostgreSQL cannot store (found by uploads-fuzz.test.ts: every E
     expect(rejected).toEqual([{ reason: "phases add up to more than 68 years" }]);
   });
 });
+
+describe("two identical uploads without Idempotency-Key at the same moment", () => {
+  it("answer as a sequential repeat would (the first upload's answer), never 5xx, and keep one raw object", async () => {
+    for (let round = 0; round < 6; round++) {
+      const { user, token } = await uploader();
+      const body = heartRateLine(60 + round, `2026-04-0${round + 1}T10:00:00Z`);
+      const answers = await Promise.all([upload(token, body), upload(token, body)]);
+      for (const answer of answers) expect(answer.status, answer.text).toBe(202);
+      expect(answers[0]!.body).toEqual(answers[1]!.body);
+      expect(await svc.db.rawObject.count({ where: { userId: user } })).toBe(1);
+    }
+  });
+});

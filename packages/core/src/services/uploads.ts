@@ -83,22 +83,16 @@ export async function completeUpload(
   stored: { byteSize: number; sha256: string },
 ): Promise<{ answer: UploadAnswer; replayed: boolean }> {
   const uploadKey = upload.idempotencyKey ?? `sha256:${stored.sha256}`;
-  const outcome = await deps.db.$transaction(async (tx) => {
-    const userStatus = await lockUserForUpload(tx, upload.userId);
-    if (userStatus !== "active") return { kind: "gone" as const };
-    // The erasure request holds the same user row: it either committed before (refuse) or
-    // waits for this upload and then erases it with the rest.
-    if (await erasureRunning(tx, upload.userId, upload.provider)) return { kind: "erasing" as const };
-    const first = await findRawObjectByUploadKey(tx, upload.userId, upload.provider, uploadKey);
-    if (first) {
-      if (first.status === "receiving") return { kind: "running" as const };
-      if (first.sha256 !== stored.sha256) return { kind: "mismatch" as const };
-      return { kind: "replay" as const, row: first };
-    }
-    const row = await markRawObjectStored(tx, upload.rawObjectId, { ...stored, uploadKey });
-    await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
-    return { kind: "stored" as const, row };
-  });
+  let outcome: UploadOutcome;
+  try {
+    outcome = await settleUpload(deps, upload, stored, uploadKey);
+  } catch (error) {
+    // A twin upload (same key, or without one the same bytes) was stored at the same moment:
+    // both saw no first upload and the unique upload key refused the later one. Settling
+    // again sees the twin's committed row and answers as a sequential repeat would.
+    if (!isUniqueViolation(error)) throw error;
+    outcome = await settleUpload(deps, upload, stored, uploadKey);
+  }
   if (outcome.kind === "stored") return { answer: answerOf(outcome.row), replayed: false };
   await abandonUpload(deps, upload);
   switch (outcome.kind) {
@@ -113,6 +107,35 @@ export async function completeUpload(
     case "mismatch":
       throw new AppError("unprocessable", "This Idempotency-Key was used for an upload with other bytes.");
   }
+}
+
+type UploadOutcome =
+  | { kind: "stored" | "replay"; row: RawObjectRow }
+  | { kind: "gone" | "erasing" | "running" | "mismatch" };
+
+/** One try at keeping an upload, in one transaction: what completeUpload answers depends on it. */
+function settleUpload(
+  deps: Pick<CoreDeps, "db" | "jobs">,
+  upload: { rawObjectId: string; userId: string; provider: string },
+  stored: { byteSize: number; sha256: string },
+  uploadKey: string,
+): Promise<UploadOutcome> {
+  return deps.db.$transaction(async (tx): Promise<UploadOutcome> => {
+    const userStatus = await lockUserForUpload(tx, upload.userId);
+    if (userStatus !== "active") return { kind: "gone" };
+    // The erasure request holds the same user row: it either committed before (refuse) or
+    // waits for this upload and then erases it with the rest.
+    if (await erasureRunning(tx, upload.userId, upload.provider)) return { kind: "erasing" };
+    const first = await findRawObjectByUploadKey(tx, upload.userId, upload.provider, uploadKey);
+    if (first) {
+      if (first.status === "receiving") return { kind: "running" };
+      if (first.sha256 !== stored.sha256) return { kind: "mismatch" };
+      return { kind: "replay", row: first };
+    }
+    const row = await markRawObjectStored(tx, upload.rawObjectId, { ...stored, uploadKey });
+    await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
+    return { kind: "stored", row };
+  });
 }
 
 /** Drops an upload that was refused or broke off: its bytes and its row. */
@@ -149,17 +172,8 @@ export async function storeRawPayload(
     await abandonUpload(deps, upload);
     throw error;
   }
-  try {
-    const { answer, replayed } = await completeUpload(deps, upload, written);
-    return { rawObjectId: answer.upload_id, stored: !replayed };
-  } catch (error) {
-    // The same bytes stored at the same moment by another pull (both passed the check above).
-    if (!isUniqueViolation(error)) throw error;
-    await abandonUpload(deps, upload);
-    const stored = await findRawObjectByUploadKey(deps.db, target.userId, target.provider, `sha256:${sha256}`);
-    if (!stored) throw error;
-    return { rawObjectId: stored.id, stored: false };
-  }
+  const { answer, replayed } = await completeUpload(deps, upload, written);
+  return { rawObjectId: answer.upload_id, stored: !replayed };
 }
 
 async function* oneChunk(body: Buffer): AsyncGenerator<Uint8Array> {
