@@ -188,11 +188,22 @@ describe("fitbit notifications", () => {
     const answer = handle(signed(body, KEYS));
     expect(answer.status).toBe(204);
     expect(answer.payloads).toBeUndefined();
-    // The duplicate activities entry is one pull; userRevokedAccess asks for none.
+    // The duplicate activities entry is one pull; userRevokedAccess names a revoked grant.
+    expect(answer.revoked).toEqual([{ providerUserId: "C9R4T1" }]);
     expect(answer.pulls).toEqual([
       { providerUserId: FITBIT_USER_ID, dataType: "sleep", window: { start: new Date("2024-03-02T10:00:00Z"), end: new Date("2024-03-04T12:00:00Z") } },
       { providerUserId: FITBIT_USER_ID, dataType: "activities", window: { start: new Date("2024-03-02T10:00:00Z"), end: new Date("2024-03-04T12:00:00Z") } },
     ]);
+  });
+
+  it("a user who revoked access is answered as revoked and not pulled in the same notification", () => {
+    const revokedBody = JSON.stringify([
+      { collectionType: "sleep", date: "2024-03-03", ownerId: FITBIT_USER_ID, ownerType: "user", subscriptionId: "s-1" },
+      { collectionType: "userRevokedAccess", date: "2024-03-03", ownerId: FITBIT_USER_ID, ownerType: "user", subscriptionId: "s-1" },
+    ]);
+    expect(handle(signed(revokedBody, KEYS))).toEqual({ status: 204, pulls: [], revoked: [{ providerUserId: FITBIT_USER_ID }] });
+    // Unsigned, the same body revokes nothing.
+    expect(handle(signed(revokedBody, { CLIENT_SECRET: "not-the-secret" }))).toEqual({ status: 404 });
   });
 
   it("refuses a bad or missing signature with 404 and no pulls", () => {

@@ -214,9 +214,17 @@ describe("garmin notifications", () => {
     expect(garmin.parsers["garmin-dailies"]!(answer.payloads?.[0]?.payload).dailySummaries[0]?.steps).toBe(11342);
   });
 
-  it("deregistration: a one-minute pull that Garmin refuses with the withdrawn grant", () => {
+  it("deregistration with the application's notification token: the user is answered as revoked, not pulled", () => {
+    const withToken: ProviderKeys = { ...KEYS, NOTIFICATION_TOKEN: "n0t1f1cat10n-t0ken-abc" };
+    const answer = post(fixture("ping-deregistration.json"), { query: { svc_token: "n0t1f1cat10n-t0ken-abc" } }, [withToken]);
+    expect(answer.revoked).toEqual([{ providerUserId: USER }]);
+    expect(answer.pulls).toEqual([]);
+  });
+
+  it("deregistration without a notification token: a one-minute pull that Garmin refuses with the withdrawn grant", () => {
     const before = Date.now();
     const answer = post(fixture("ping-deregistration.json"));
+    expect(answer.revoked).toBeUndefined();
     const pull = answer.pulls?.[0];
     expect(answer.pulls).toHaveLength(1);
     expect(pull).toMatchObject({ providerUserId: USER, dataType: "dailies" });

@@ -236,8 +236,15 @@ describe("strava webhook", () => {
     ]);
   });
 
-  it("an athlete deauthorizing the application pulls a short window, which Strava refuses with the revoked grant", () => {
-    expect(post(fixture("webhook-athlete-deauthorize.json")).pulls).toEqual([
+  it("an athlete deauthorizing the application of a configured subscription is answered as revoked, with no pull", () => {
+    expect(post(fixture("webhook-athlete-deauthorize.json"))).toEqual({ status: 200, revoked: [{ providerUserId: "134815" }] });
+  });
+
+  it("a deauthorization taken by its shape alone (no WEBHOOK_SUBSCRIPTION_ID) pulls a short window, which Strava refuses with the revoked grant", () => {
+    const { WEBHOOK_SUBSCRIPTION_ID: _id, ...unnamed } = KEYS;
+    const answer = post({ ...(fixture("webhook-athlete-deauthorize.json") as object), subscription_id: 999999 }, [unnamed]);
+    expect(answer.revoked).toBeUndefined();
+    expect(answer.pulls).toEqual([
       { providerUserId: "134815", dataType: "activity", window: { start: new Date((1720334465 - 3600) * 1000), end: new Date(1720334465 * 1000) } },
     ]);
     const renamed = { ...(fixture("webhook-athlete-deauthorize.json") as object), updates: { title: "x" } };

@@ -216,8 +216,14 @@ describe("withings connector: notifications", () => {
     expect(answer.pulls?.[0]).toMatchObject({ providerUserId: "7", dataType: "temperature" });
   });
 
-  it("acknowledges categories it does not pull (user events) without a pull", () => {
-    expect(handle(post("userid=7&appli=46&action=unlink"))).toEqual({ status: 200 });
+  it("an unlink (unsigned) gets a one-hour pull that Withings refuses with the revoked grant; other user events none", () => {
+    const answer = handle(post("userid=7&appli=46&action=unlink"));
+    expect(answer.revoked).toBeUndefined();
+    expect(answer.pulls).toHaveLength(1);
+    const pull = answer.pulls![0]!;
+    expect(pull).toMatchObject({ providerUserId: "7", dataType: "body" });
+    expect(pull.window!.end.getTime() - pull.window!.start.getTime()).toBe(3_600_000);
+    expect(handle(post("userid=7&appli=46&action=delete"))).toEqual({ status: 200 });
   });
 
   it("refuses what is not a notification's shape, and everything when no Withings application is configured", () => {
@@ -245,9 +251,9 @@ describe("withings connector: subscriptions and revoke", () => {
     const client = clientHarness(withings);
     const callbackUrl = "https://svc.example/providers/withings/notifications";
     const ids = await withings.subscribe!(client, { providerUserId: "37218945", callbackUrl });
-    expect(ids).toEqual(["1", "2", "4", "16"]);
+    expect(ids).toEqual(["1", "2", "4", "16", "46"]);
     expect(notify.map((p) => [p.action, p.appli, p.callbackurl])).toEqual(
-      ["1", "2", "4", "16", "44"].map((appli) => ["subscribe", appli, callbackUrl]),
+      ["1", "2", "4", "16", "44", "46"].map((appli) => ["subscribe", appli, callbackUrl]),
     );
     // 294 (no such subscription) means it is already gone.
     await expect(withings.unsubscribe!(client, { providerUserId: "37218945", externalId: "16", callbackUrl })).resolves.toBeUndefined();

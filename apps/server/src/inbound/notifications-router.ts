@@ -9,7 +9,7 @@ const rawBody = express.raw({ type: () => true, limit: NOTIFICATION_BODY_LIMIT }
 /**
  * `GET|POST /providers/:slug/notifications`: the inbound address registered at push
  * providers (webhooks, pings, subscription handshakes). The connector verifies and answers;
- * the pulls and payloads it names are queued before the answer goes out (a lost one would
+ * the revocations, pulls and payloads it names are applied before the answer goes out (a lost one would
  * wait for the next scheduled pull). Logs name the provider, status and counts only.
  */
 export function notificationsRouter(deps: CoreDeps): Router {
@@ -27,12 +27,13 @@ function receive(deps: CoreDeps): RequestHandler<{ slug: string }> {
       const answer = await answerProviderNotification(deps, provider, inboundRequestOf(req));
       const pulls = answer.pulls?.length ?? 0;
       const payloads = answer.payloads?.length ?? 0;
+      const revoked = answer.revoked?.length ?? 0;
       try {
         await queueNotificationWork(deps, provider, answer);
       } catch (error) {
-        req.log.error({ provider, pulls, payloads, err_name: (error as Error)?.name }, "provider notification not queued");
+        req.log.error({ provider, pulls, payloads, revoked, err_name: (error as Error)?.name }, "provider notification not queued");
       }
-      req.log.info({ provider, status: answer.status, pulls, payloads }, "provider notification");
+      req.log.info({ provider, status: answer.status, pulls, payloads, revoked }, "provider notification");
       res.status(answer.status);
       if (answer.body === undefined) res.end();
       else if (typeof answer.body === "string") res.type("text/plain").send(answer.body);

@@ -7,7 +7,8 @@ import { PROVIDER_REGISTRY } from "@svc/providers";
  * rule a real one has: a required public CLIENT_ID, a required secret CLIENT_SECRET, an
  * optional REGION that names the application too (eu or us only, 422 otherwise). Its
  * notifications are signed: `x-acme-signature` is the hex HMAC-SHA256 of the raw body under
- * CLIENT_SECRET. A GET with `challenge` is the subscription handshake.
+ * CLIENT_SECRET. A GET with `challenge` is the subscription handshake; a body with
+ * `revoked: true` says the user revoked access.
  */
 const testConnector = (slug: string, name: string): Connector => ({
   slug,
@@ -41,7 +42,8 @@ const testConnector = (slug: string, name: string): Connector => ({
         return expected.length === signature.length && timingSafeEqual(expected, signature);
       });
       if (!signed) return { status: 401, body: "bad signature" };
-      const event = JSON.parse(request.rawBody.toString("utf8")) as { user_id: string; type: string; data?: unknown };
+      const event = JSON.parse(request.rawBody.toString("utf8")) as { user_id: string; type: string; data?: unknown; revoked?: boolean };
+      if (event.revoked) return { status: 204, revoked: [{ providerUserId: event.user_id }] };
       if (event.data !== undefined) {
         return { status: 204, payloads: [{ providerUserId: event.user_id, format: `${slug}-activity`, payload: event.data }] };
       }

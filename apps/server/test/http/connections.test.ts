@@ -1,5 +1,6 @@
 import { createAdminKey, setTenantProviderSwitch } from "@svc/core";
 import { waitUntil } from "@svc/testing";
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSENT_CATALOG, FakeTestfit, TESTFIT_ENV } from "../helpers/consent-provider.ts";
@@ -354,3 +355,52 @@ describe("DELETE /v1/users/{id}/connections/{provider}", () => {
     expect((await connect(user)).status).toBe(200);
   });
 });
+
+describe("DELETE /v1/users/{id}: the user's connections are released", () => {
+  async function deletedJob(user: string) {
+    const answer = await svc.call(`/v1/users/${user}`, { key, method: "DELETE" });
+    expect(answer.status, answer.text).toBe(202);
+    let status = "pending";
+    await waitUntil(
+      async () => {
+        status = (await svc.call(`/v1/deletions/${answer.body.job_id}`, { key })).body.status;
+        return status === "done" || status === "failed";
+      },
+      10_000,
+      "the deletion job",
+    );
+    return status;
+  }
+
+  it("revokes the grant and removes the subscription at the provider before the rows go", async () => {
+    const user = await createUser(svc, key);
+    await connect(user);
+    const connection = await connectionOf(user);
+    await waitUntil(async () => (await svc.db.pushSubscription.count({ where: { connectionId: connection!.id } })) === 1, 5000, "the subscription");
+    const [subscription] = await svc.db.pushSubscription.findMany({ where: { connectionId: connection!.id } });
+    const revokedBefore = provider.revoked.length;
+
+    expect(await deletedJob(user)).toBe("done");
+    expect(provider.revoked.length).toBe(revokedBefore + 1);
+    expect(provider.revoked.at(-1)).toMatch(/^at-/);
+    expect(provider.unsubscribed).toContain(subscription!.externalId);
+    expect(await svc.db.connection.count({ where: { userId: user } })).toBe(0);
+  });
+
+  it("the deletion ends done even when the provider refuses the revoke", async () => {
+    const user = await createUser(svc, key);
+    await connect(user);
+    let revokeCalls = 0;
+    msw.use(
+      http.post("https://testfit.test/api/revoke", () => {
+        revokeCalls += 1;
+        return HttpResponse.json({ error: "server_error" }, { status: 500 });
+      }),
+    );
+    expect(await deletedJob(user)).toBe("done");
+    expect(revokeCalls).toBe(1);
+    expect(await svc.db.user.count({ where: { id: user } })).toBe(0);
+    msw.resetHandlers();
+  });
+});
+

@@ -134,3 +134,40 @@ describe("/providers/{slug}/notifications", () => {
     }
   });
 });
+
+describe("/providers/{slug}/notifications: revoked access", () => {
+  const outboxOf = async (userId: string) =>
+    (await svc.db.outboxEvent.findMany({ where: { userId }, orderBy: { createdAt: "asc" } })).map((event) => ({ type: event.type, data: event.data }));
+
+  it("a verified revocation moves the connection to needs_reauth, cancels its open runs and sends connection.needs_reauth and connection.broken", async () => {
+    const { userId, connectionId } = await connectedUser("acme-user-revoked");
+    const open = await svc.db.syncRun.create({
+      data: { connectionId, userId, provider: "acme", trigger: "scheduled", status: "queued", windowStart: new Date(Date.now() - 3_600_000), windowEnd: new Date() },
+    });
+    const body = JSON.stringify({ user_id: "acme-user-revoked", type: "activity", revoked: true });
+
+    // Unverified, nothing moves.
+    expect((await notify(body, "not-the-secret")).status).toBe(401);
+    expect((await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).status).toBe("active");
+
+    const answer = await notify(body, INSTANCE_KEYS.CLIENT_SECRET);
+    expect(answer.status).toBe(204);
+    expect(await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({
+      status: "needs_reauth",
+      brokenReason: "needs_reauth",
+      brokenAction: "reconnect",
+    });
+    expect(await svc.db.syncRun.findUniqueOrThrow({ where: { id: open.id } })).toMatchObject({ status: "cancelled", error: "The user revoked access at the provider." });
+    const aboutUser = { user_id: userId, external_ref: null, provider: "acme" };
+    expect(await outboxOf(userId)).toEqual([
+      { type: "connection.needs_reauth", data: aboutUser },
+      { type: "connection.broken", data: { ...aboutUser, reason: "needs_reauth", action: "reconnect", retry_at: null } },
+    ]);
+
+    // A second notice changes nothing and sends nothing more.
+    expect((await notify(body, INSTANCE_KEYS.CLIENT_SECRET)).status).toBe(204);
+    expect(await outboxOf(userId)).toHaveLength(2);
+    expect(await notificationRuns(userId)).toHaveLength(0);
+  });
+});
+

@@ -128,6 +128,17 @@ export interface InboundAnswer {
   body?: string | Record<string, unknown>;
   pulls?: NotifiedPull[];
   payloads?: PushedPayload[];
+  /**
+   * Provider users who revoked the application's access (Strava deauthorization, Fitbit
+   * userRevokedAccess, Withings unlink, Garmin deregistration). Only a verified request
+   * names any: their active connections move to needs_reauth.
+   */
+  revoked?: RevokedGrant[];
+}
+
+/** A provider user whose grant the provider says is revoked. */
+export interface RevokedGrant {
+  providerUserId: string;
 }
 
 export interface NotificationHandler {

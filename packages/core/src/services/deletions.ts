@@ -7,6 +7,7 @@ import { deleteUserRow } from "../repositories/user-repository.ts";
 import { deleteTokensOfUser } from "../repositories/user-token-repository.ts";
 import { deleteWebhookDeliveriesAboutUser } from "../repositories/webhook-delivery-repository.ts";
 import type { CoreDeps } from "../deps.ts";
+import { releaseUserConnections } from "./connections.ts";
 import { emitEvent } from "./events.ts";
 
 export interface DeletionJobDto {
@@ -36,10 +37,14 @@ export async function getDeletionJob(db: DbClient, tenantId: string, jobId: stri
  * transaction as the final delete, writes `user.deleted` to the outbox and ends the job.
  * Safe to run again after a crash: every step is idempotent.
  */
-export async function runUserDeletion({ db, jobs, rawStore }: CoreDeps, deletionJobId: string): Promise<void> {
+export async function runUserDeletion(deps: CoreDeps, deletionJobId: string): Promise<void> {
+  const { db, jobs, rawStore } = deps;
   const job = await findDeletionJob(db, deletionJobId);
   if (!job || job.status === "done") return;
   await setDeletionJobStatus(db, job.id, { status: "running" });
+  // The user's grants are revoked and subscriptions removed at the providers while the
+  // connection rows still hold the tokens; best effort, it never fails the deletion.
+  await releaseUserConnections(deps, job.tenantId, job.userId).catch(() => {});
   // Raw files first: a crash after this leaves rows that point at nothing, and the retry deletes them.
   await rawStore.deleteUser(job.userId);
   await db.$transaction(async (tx) => {

@@ -1,6 +1,6 @@
 // The Fitbit subscriber endpoint: the verification handshake and signed notifications.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys } from "@svc/core";
+import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys, RevokedGrant } from "@svc/core";
 import { dateOf, isObject, textOf } from "./json.ts";
 
 /** The collections svc subscribes to and pulls on a notification. */
@@ -45,16 +45,25 @@ function notification(request: InboundRequest, keySets: readonly ProviderKeys[])
   }
   if (!Array.isArray(body)) return { status: 400, body: "The notification is not a list." };
   const pulls = new Map<string, NotifiedPull>();
+  const revoked = new Map<string, RevokedGrant>();
   for (const item of body) {
     if (!isObject(item) || item.ownerType !== "user") continue;
     const owner = textOf(item.ownerId, 64);
+    if (owner && item.collectionType === "userRevokedAccess") {
+      revoked.set(owner, { providerUserId: owner });
+      continue;
+    }
     const collection = FITBIT_COLLECTIONS.find((name) => name === item.collectionType);
     const date = dateOf(item.date);
-    // userRevokedAccess and collections svc does not read ask for no pull.
+    // Collections svc does not read ask for no pull.
     if (!owner || !collection || !date) continue;
     pulls.set(`${owner}\u0000${collection}\u0000${date}`, { providerUserId: owner, dataType: collection, window: windowOfDate(date) });
   }
-  return { status: 204, pulls: [...pulls.values()] };
+  // A user who revoked access is not pulled: Fitbit would refuse the grant.
+  for (const owner of revoked.keys()) {
+    for (const [key, pull] of pulls) if (pull.providerUserId === owner) pulls.delete(key);
+  }
+  return revoked.size > 0 ? { status: 204, pulls: [...pulls.values()], revoked: [...revoked.values()] } : { status: 204, pulls: [...pulls.values()] };
 }
 
 export const fitbitNotifications: NotificationHandler = {

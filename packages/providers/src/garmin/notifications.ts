@@ -2,7 +2,7 @@
 // a ping item is `{userId, callbackURL}` (new data to pull), a push item is the summary
 // itself with its `userId` (Garmin's push protocol delivers the data in the notification).
 
-import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys, PushedPayload } from "@svc/core";
+import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys, PushedPayload, RevokedGrant } from "@svc/core";
 import { isObject, textOf } from "./fields.ts";
 import { secretEqual } from "./secret-equal.ts";
 import { summaryTypeNamed, summaryTypeOfNotificationKey, type GarminSummaryType } from "./summary-types.ts";
@@ -19,7 +19,8 @@ export const garminNotifications: NotificationHandler = {
   handle(request: InboundRequest, keySets: readonly ProviderKeys[]): InboundAnswer {
     if (keySets.length === 0) return { status: 404 };
     if (request.method !== "POST") return { status: 405 };
-    if (!fromKnownApplication(request, keySets)) return { status: 401 };
+    const verified = applicationCheck(request, keySets);
+    if (verified === "unknown") return { status: 401 };
     let body: unknown;
     try {
       body = JSON.parse(request.rawBody.toString("utf8"));
@@ -27,7 +28,7 @@ export const garminNotifications: NotificationHandler = {
       return { status: 400, body: { error: "not a Garmin notification" } };
     }
     if (!isObject(body)) return { status: 400, body: { error: "not a Garmin notification" } };
-    return { status: 200, ...notified(body, Date.now()) };
+    return { status: 200, ...notified(body, Date.now(), verified === "token") };
   },
 };
 
@@ -39,23 +40,37 @@ export const garminNotifications: NotificationHandler = {
  * forged push could bring data for a Garmin user id the forger knows: docs/providers.md says
  * to set one when push mode is on.
  */
-function fromKnownApplication(request: InboundRequest, keySets: readonly ProviderKeys[]): boolean {
+function applicationCheck(request: InboundRequest, keySets: readonly ProviderKeys[]): "token" | "client_id" | "unknown" {
   const clientId = request.headers["garmin-client-id"];
   const token = request.query[NOTIFICATION_TOKEN_PARAMETER];
-  if (!clientId) return false;
-  return keySets.some((keys) => {
-    if (!keys.CLIENT_ID || !secretEqual(clientId, keys.CLIENT_ID)) return false;
-    return !keys.NOTIFICATION_TOKEN || (token !== undefined && secretEqual(token, keys.NOTIFICATION_TOKEN));
-  });
+  if (!clientId) return "unknown";
+  let verified: "token" | "client_id" | "unknown" = "unknown";
+  for (const keys of keySets) {
+    if (!keys.CLIENT_ID || !secretEqual(clientId, keys.CLIENT_ID)) continue;
+    if (!keys.NOTIFICATION_TOKEN) verified = "client_id";
+    else if (token !== undefined && secretEqual(token, keys.NOTIFICATION_TOKEN)) return "token";
+  }
+  return verified;
 }
 
-function notified(body: Record<string, unknown>, now: number): { pulls: NotifiedPull[]; payloads: PushedPayload[] } {
+/** `tokenVerified`: the request carried the application's NOTIFICATION_TOKEN (deregistrations are then taken as revocations). */
+function notified(
+  body: Record<string, unknown>,
+  now: number,
+  tokenVerified: boolean,
+): { pulls: NotifiedPull[]; payloads: PushedPayload[]; revoked?: RevokedGrant[] } {
   const pulls = new Map<string, NotifiedPull>();
   const pushed = new Map<string, PushedPayload & { payload: unknown[] }>();
+  const revoked = new Map<string, RevokedGrant>();
   for (const [key, items] of Object.entries(body)) {
     if (!Array.isArray(items)) continue;
     if (key === "deregistrations") {
-      for (const item of items) addDeregistration(pulls, item, now);
+      for (const item of items) {
+        const userId = deregisteredUserId(item);
+        if (!userId) continue;
+        if (tokenVerified) revoked.set(userId, { providerUserId: userId });
+        else addDeregistrationPull(pulls, userId, now);
+      }
       continue;
     }
     // Summary types svc does not read (healthSnapshot, skinTemp, bloodPressures, activityFiles,
@@ -70,7 +85,10 @@ function notified(body: Record<string, unknown>, now: number): { pulls: Notified
       else if (textOf(item.summaryId)) addPush(pushed, type, userId, item);
     }
   }
-  return { pulls: [...pulls.values()], payloads: [...pushed.values()] };
+  if (revoked.size === 0) return { pulls: [...pulls.values()], payloads: [...pushed.values()] };
+  // A deregistered user is neither pulled nor stored: the grant is gone.
+  const stillGranted = (item: { providerUserId: string }) => !revoked.has(item.providerUserId);
+  return { pulls: [...pulls.values()].filter(stillGranted), payloads: [...pushed.values()].filter(stillGranted), revoked: [...revoked.values()] };
 }
 
 /**
@@ -115,14 +133,18 @@ function addPush(pushed: Map<string, PushedPayload & { payload: unknown[] }>, ty
   else pushed.set(key, { providerUserId: userId, format: type.format, payload: [summary] });
 }
 
-/**
- * The user removed svc's access in Garmin Connect: a one-minute pull of dailies, which Garmin
- * refuses with the withdrawn grant, so the engine moves the connection the way it does for
- * any refused grant (the body alone is not trusted to end a connection).
- */
-function addDeregistration(pulls: Map<string, NotifiedPull>, item: unknown, now: number): void {
+function deregisteredUserId(item: unknown): string | undefined {
   const userId = isObject(item) ? textOf(item.userId, 64) : undefined;
-  if (!userId || !USER_ID.test(userId)) return;
+  return userId && USER_ID.test(userId) ? userId : undefined;
+}
+
+/**
+ * The user removed svc's access in Garmin Connect. With the NOTIFICATION_TOKEN checked, the
+ * user is answered as revoked. Without it (the body could be forged) a one-minute pull of
+ * dailies, which Garmin refuses with the withdrawn grant, so the engine moves the connection
+ * the way it does for any refused grant.
+ */
+function addDeregistrationPull(pulls: Map<string, NotifiedPull>, userId: string, now: number): void {
   const dailies = summaryTypeNamed("dailies");
   if (!dailies) return;
   const end = Math.floor(now / 1000);

@@ -1,6 +1,8 @@
 // Strava's webhook: the subscription handshake (GET with hub.challenge) and event POSTs.
 // Events carry no signature and no data: an event only names an athlete and an object, and
-// is answered with a pull of that athlete's activities from Strava itself.
+// is answered with a pull of that athlete's activities from Strava itself, or (athlete
+// deauthorization of a configured subscription) with the athlete's connections moved to
+// needs_reauth.
 
 import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys } from "@svc/core";
 import { idOf, isObject } from "./json.ts";
@@ -30,7 +32,11 @@ export const stravaNotifications: NotificationHandler = {
     if (request.method !== "POST") return { status: 405 };
     const event = readEvent(request.rawBody);
     if (!event) return { status: 400, body: { error: "not a Strava webhook event" } };
-    if (!fromKnownSubscription(event.subscriptionId, keySets)) return { status: 401 };
+    const verified = subscriptionCheck(event.subscriptionId, keySets);
+    if (verified === "unknown") return { status: 401 };
+    // Only an event of a configured subscription ends a grant; one taken by its shape alone
+    // gets the short pull Strava refuses (the provider itself confirms the revocation).
+    if (event.deauthorized && verified === "subscription") return { status: 200, revoked: [{ providerUserId: event.ownerId }] };
     return { status: 200, pulls: pullsOf(event) };
   },
 };
@@ -56,14 +62,14 @@ function handshake(request: InboundRequest, keySets: readonly ProviderKeys[]): I
  * connection (the engine finds connections by provider user id), and a pull only reads
  * Strava with that athlete's own grant.
  */
-function fromKnownSubscription(subscriptionId: string, keySets: readonly ProviderKeys[]): boolean {
+function subscriptionCheck(subscriptionId: string, keySets: readonly ProviderKeys[]): "subscription" | "shape" | "unknown" {
   let unconfigured = false;
   for (const keys of keySets) {
     const expected = keys.WEBHOOK_SUBSCRIPTION_ID;
     if (!expected) unconfigured = true;
-    else if (secretEqual(subscriptionId, expected)) return true;
+    else if (secretEqual(subscriptionId, expected)) return "subscription";
   }
-  return unconfigured;
+  return unconfigured ? "shape" : "unknown";
 }
 
 function readEvent(rawBody: Buffer): StravaEvent | null {
@@ -90,9 +96,10 @@ function readEvent(rawBody: Buffer): StravaEvent | null {
 /**
  * Activity created, updated or deleted: the athlete's activities around the event are pulled
  * again (a pull cannot show a deletion: the deleted workout stays, see docs/providers.md).
- * Athlete deauthorization: a short pull, which Strava refuses (401) with the revoked grant,
- * so the engine moves the connection to needs_reauth the way it does for any refused grant.
- * Other athlete updates need nothing.
+ * Athlete deauthorization of an event taken by its shape alone: a short pull, which Strava
+ * refuses (401) with the revoked grant, so the engine moves the connection to needs_reauth
+ * (one of a configured subscription is answered as revoked instead). Other athlete updates
+ * need nothing.
  */
 function pullsOf(event: StravaEvent): NotifiedPull[] {
   const at = event.eventTime * 1000;

@@ -59,6 +59,9 @@ export const WITHINGS_NOTIFICATION_APPLIS = {
 
 export type WithingsDataType = keyof typeof WITHINGS_NOTIFICATION_APPLIS;
 
+/** Notify's user events category (`action` unlink, delete...): subscribed to see an unlink. */
+export const WITHINGS_USER_EVENTS_APPLI = 46;
+
 export const MEASURE_GROUPS: Readonly<Record<"body" | "temperature" | "blood_pressure", readonly number[]>> = {
   body: [1, 4, 5, 6, 8, 11, 71, 73, 76, 77, 88, 91, 155, 168, 169, 170, 226, 227],
   temperature: [12, 71, 73],

@@ -1,5 +1,5 @@
 import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull } from "@svc/core";
-import { WITHINGS_NOTIFICATION_APPLIS, type WithingsDataType } from "./measure-types.ts";
+import { WITHINGS_NOTIFICATION_APPLIS, WITHINGS_USER_EVENTS_APPLI, type WithingsDataType } from "./measure-types.ts";
 import { epochSeconds, isCalendarDay } from "./values.ts";
 
 /** A notification is a handful of form fields; anything much larger is not one. */
@@ -15,8 +15,8 @@ const DATA_TYPE_OF_APPLI: ReadonlyMap<number, WithingsDataType> = new Map(
  * (unix seconds) or `date`, with no signature. A request is taken only when it has that
  * shape, and it only ever leads to a pull of the named category's window for a user id the
  * engine already knows (the body is never data). Withings checks the callback URL with a
- * HEAD or GET when subscribing: answered 200. Other categories (user events, bed in/out)
- * are acknowledged without a pull. With no Withings application configured, 404.
+ * HEAD or GET when subscribing: answered 200. A user event `unlink` gets a pull Withings
+ * refuses (below); other user events and categories (bed in/out) are acknowledged without a pull. With no Withings application configured, 404.
  */
 export const withingsNotifications: NotificationHandler = {
   handle(request: InboundRequest, keySets): InboundAnswer {
@@ -28,6 +28,7 @@ export const withingsNotifications: NotificationHandler = {
     const userId = fields.get("userid");
     const appli = fields.get("appli");
     if (!userId || !/^\d{1,20}$/.test(userId) || !appli || !/^\d{1,4}$/.test(appli)) return { status: 400 };
+    if (Number(appli) === WITHINGS_USER_EVENTS_APPLI && fields.get("action") === "unlink") return { status: 200, pulls: [unlinkPull(userId)] };
     const dataType = DATA_TYPE_OF_APPLI.get(Number(appli));
     if (!dataType) return { status: 200 };
     const window = windowOf(fields);
@@ -36,6 +37,16 @@ export const withingsNotifications: NotificationHandler = {
     return { status: 200, pulls: [pull] };
   },
 };
+
+/**
+ * The user unlinked the application at Withings. Notify is unsigned, so the body alone does
+ * not end a grant: a one-hour pull of body measures, which Withings refuses with the revoked
+ * grant, so the engine moves the connection to needs_reauth like any refused grant.
+ */
+function unlinkPull(userId: string): NotifiedPull {
+  const now = Date.now();
+  return { providerUserId: userId, dataType: "body", window: { start: new Date(now - 3_600_000), end: new Date(now) } };
+}
 
 /** The data's time span: `startdate`–`enddate` (inclusive seconds), or the UTC day of `date`. */
 function windowOf(fields: ReadonlyMap<string, string>): { start: Date; end: Date } | null {

@@ -2,14 +2,15 @@ import { createHmac } from "node:crypto";
 import { ProviderError, type ProviderClient, type ProviderTokens } from "@svc/core";
 import { callWithings, serviceUrl, WITHINGS_SERVICES } from "./api.ts";
 import { withingsBody } from "./answers.ts";
-import { WITHINGS_NOTIFICATION_APPLIS } from "./measure-types.ts";
+import { WITHINGS_NOTIFICATION_APPLIS, WITHINGS_USER_EVENTS_APPLI } from "./measure-types.ts";
 import { idOf, text } from "./values.ts";
 
 /** Notify statuses for "no such subscription": unsubscribing it is already done. */
 const NO_SUCH_SUBSCRIPTION: ReadonlySet<number> = new Set([286, 294]);
 
 /**
- * Subscribes the user to every notification category svc pulls (Notify - Subscribe, one per
+ * Subscribes the user to every notification category svc pulls, and to user events (an
+ * unlink), with Notify - Subscribe, one per
  * `appli`, to the instance's inbound URL). Answers the categories subscribed, as external
  * ids. A category the grant does not cover is skipped; a refused grant or a rate limit stops.
  */
@@ -17,7 +18,7 @@ export async function subscribeWithings(client: ProviderClient, context: { provi
   const url = serviceUrl(client.urls.api, WITHINGS_SERVICES.notify);
   const subscribed: string[] = [];
   let firstFailure: ProviderError | null = null;
-  for (const appli of Object.values(WITHINGS_NOTIFICATION_APPLIS)) {
+  for (const appli of [...Object.values(WITHINGS_NOTIFICATION_APPLIS), WITHINGS_USER_EVENTS_APPLI]) {
     try {
       const params = { action: "subscribe", callbackurl: context.callbackUrl, appli: String(appli), comment: "svc" };
       await callWithings(client, url, params, `notify subscribe ${appli}`);
