@@ -169,5 +169,17 @@ describe("/providers/{slug}/notifications: revoked access", () => {
     expect(await outboxOf(userId)).toHaveLength(2);
     expect(await notificationRuns(userId)).toHaveLength(0);
   });
-});
 
+  it("a tenant's own keys cannot revoke, or push data to, a connection made with another application", async () => {
+    // A tenant with its own acme application signs notices about a user connected through the instance's application.
+    await connectedUser("acme-user-own-signer", true);
+    const { userId, connectionId } = await connectedUser("acme-user-other-app");
+    const revoke = JSON.stringify({ user_id: "acme-user-other-app", type: "activity", revoked: true });
+    expect((await notify(revoke, TENANT_KEYS.CLIENT_SECRET)).status).toBe(204);
+    const push = JSON.stringify({ user_id: "acme-user-other-app", type: "activity", data: { steps: "forged-payload" } });
+    expect((await notify(push, TENANT_KEYS.CLIENT_SECRET)).status).toBe(204);
+    expect((await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).status).toBe("active");
+    expect(await svc.db.rawObject.count({ where: { userId } })).toBe(0);
+    expect(await outboxOf(userId)).toEqual([]);
+  });
+});

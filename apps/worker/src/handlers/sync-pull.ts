@@ -29,7 +29,7 @@ export async function registerSyncPull(deps: WorkerDeps): Promise<void> {
       next_attempt_at: outcome.nextAttemptAt?.toISOString(),
       provider_not_reached: outcome.providerNotReached || undefined,
     };
-    if (outcome.cause !== undefined) logger.warn({ ...fields, err: outcome.cause }, "sync pull failed in the connector");
+    if (outcome.cause !== undefined) logger.warn({ ...fields, err_name: (outcome.cause as Error)?.name }, "sync pull failed in the connector");
     else if (outcome.result === "succeeded") logger.debug(fields, "sync pull succeeded");
     else if (outcome.result === "failed") logger.warn(fields, "sync run failed");
     else logger.info(fields, `sync run ${outcome.result}`);

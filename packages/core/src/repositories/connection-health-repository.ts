@@ -73,10 +73,18 @@ export async function lockSyncConnection(db: DbClient, id: bigint): Promise<Sync
   return rows[0] ? findSyncConnection(db, id) : null;
 }
 
-/** Active connections of users of active accounts whose provider user id is this one (push notifications). */
-export function findActiveConnectionsOfProviderUser(db: DbClient, provider: string, providerUserId: string): Promise<SyncConnectionRow[]> {
+/**
+ * Active connections of users of active accounts whose provider user id is this one (push
+ * notifications); only those made with `applicationId` when given.
+ */
+export function findActiveConnectionsOfProviderUser(
+  db: DbClient,
+  provider: string,
+  providerUserId: string,
+  applicationId?: string,
+): Promise<SyncConnectionRow[]> {
   return db.connection.findMany({
-    where: { provider, providerUserId, status: "active", user: { status: "active" } },
+    where: { provider, providerUserId, status: "active", user: { status: "active" }, ...(applicationId ? { applicationId } : {}) },
     select: syncConnectionFields,
     orderBy: { id: "asc" },
   });

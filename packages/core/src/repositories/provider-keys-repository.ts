@@ -62,8 +62,7 @@ export async function deleteTenantProviderKeys(db: DbClient, tenantId: string, p
   return count > 0;
 }
 
-/** The sealed own keys of every tenant for a provider (inbound notifications try each). */
-export async function listSealedTenantKeys(db: DbClient, provider: string): Promise<string[]> {
-  const rows = await db.tenantProviderKeys.findMany({ where: { provider }, select: { sealedKeys: true } });
-  return rows.map((row) => row.sealedKeys);
+/** The sealed own keys of every tenant for a provider, with the application they name (inbound notifications try each). */
+export function listSealedTenantKeys(db: DbClient, provider: string): Promise<Array<{ sealedKeys: string; applicationId: string }>> {
+  return db.tenantProviderKeys.findMany({ where: { provider }, select: { sealedKeys: true, applicationId: true } });
 }

@@ -129,14 +129,20 @@ export class ProviderConfig {
     return { keySource: "instance", keys: instance.keys, applicationId: applicationIdOf(connector, instance.keys) };
   }
 
-  /** Every key set that may sign a provider's notifications: the instance's and each tenant's own. */
-  async allKeySets(connector: Connector, tenantKeySets: readonly string[]): Promise<ProviderKeys[]> {
-    const sets: ProviderKeys[] = [];
+  /**
+   * Every application that may sign a provider's notifications, with the keys it runs with:
+   * the instance's and each tenant's own (given sealed, with the application they name).
+   */
+  async notificationKeySets(
+    connector: Connector,
+    tenantKeys: ReadonlyArray<{ sealedKeys: string; applicationId: string }>,
+  ): Promise<Array<{ applicationId: string; keys: ProviderKeys }>> {
+    const sets: Array<{ applicationId: string; keys: ProviderKeys }> = [];
     const instance = await this.instance(connector);
-    if (instance.keys) sets.push(instance.keys);
-    for (const sealed of tenantKeySets) {
-      const keys = this.openKeys(sealed);
-      if (keys) sets.push(keys);
+    if (instance.keys) sets.push({ applicationId: applicationIdOf(connector, instance.keys), keys: instance.keys });
+    for (const row of tenantKeys) {
+      const keys = this.openKeys(row.sealedKeys);
+      if (keys) sets.push({ applicationId: row.applicationId, keys });
     }
     return sets;
   }

@@ -242,12 +242,13 @@ export async function storePushedPayloads(
   deps: Pick<CoreDeps, "db" | "jobs" | "rawStore" | "providers" | "providerConfig">,
   provider: string,
   payloads: readonly PushedPayload[],
+  applicationId: string,
 ): Promise<void> {
   const connector = deps.providers.connector(provider);
   if (!connector) return;
   for (const pushed of payloads) {
     if (!connector.parsers[pushed.format]) continue;
-    const connections = await runnableConnectionsOf(deps, provider, pushed.providerUserId);
+    const connections = await runnableConnectionsOf(deps, provider, pushed.providerUserId, applicationId);
     if (connections.length === 0) continue;
     await setLastNotificationAt(deps.db, connections.map((connection) => connection.id), new Date());
     const body = Buffer.from(JSON.stringify(pushed.payload));
@@ -267,10 +268,11 @@ async function runnableConnectionsOf(
   deps: Pick<CoreDeps, "db" | "providers" | "providerConfig">,
   provider: string,
   providerUserId: string,
+  applicationId?: string,
 ): Promise<SyncConnectionRow[]> {
   const connector = deps.providers.connector(provider);
   if (!connector) return [];
-  const connections = await findActiveConnectionsOfProviderUser(deps.db, provider, providerUserId);
+  const connections = await findActiveConnectionsOfProviderUser(deps.db, provider, providerUserId, applicationId);
   const runnable: SyncConnectionRow[] = [];
   for (const connection of connections) {
     const availability = await deps.providerConfig.availability(connection.user.tenantId, connector);

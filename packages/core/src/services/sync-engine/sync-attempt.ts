@@ -274,11 +274,13 @@ export async function abandonSyncRun(deps: Pick<CoreDeps, "db">, runId: bigint):
   await endWaitingSyncRun(deps.db, runId, { status: "failed", error });
 }
 
-/** The provider's error in our words; a connector's own error is named as such (it never holds a health value or a token). */
+/**
+ * The provider's error in our words. Any other error's message may quote what the provider
+ * sent (a JSON parse error quotes the body): only its class is named.
+ */
 function errorMessage(error: unknown): string {
   if (error instanceof ProviderError) return error.message;
-  const text = error instanceof Error ? error.message : String(error);
-  return `The connector failed: ${text.slice(0, 300)}`;
+  return `The connector failed (${error instanceof Error ? error.name : "unknown error"}); the provider's answer could not be read.`;
 }
 
 function outcome(
