@@ -1,4 +1,4 @@
-import { addDays } from "./local-time.ts";
+import { addDays } from "../local-time.ts";
 
 /** `{base}{path}?query`, keeping any path of the base (a proxy prefix). */
 export function apiUrl(base: string, path: string, query: Record<string, string> = {}): URL {

@@ -1,7 +1,7 @@
 // GET /1/user/-/body/log/weight/date/{start}/{end}.json answers to body mass, BMI and body fat samples.
 import { emptyParsedRecords, type ParsedRecords } from "@svc/core";
 import { dateOf, isObject, numberOf, textOf } from "./json.ts";
-import { localDateTime } from "./local-time.ts";
+import { localDateTime } from "../local-time.ts";
 import { envelopeOf } from "./payload.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { QuantitySampleRecord } from "@svc/core";
-import { localDay } from "./local-time.ts";
+import { localDay } from "../local-time.ts";
 import { FITBIT_TRACKER } from "./provenance.ts";
 import type { PayloadZone } from "./payload.ts";
 

@@ -1,4 +1,4 @@
-import { isKnownZone } from "./local-time.ts";
+import { isKnownZone } from "../local-time.ts";
 import { isObject, textOf } from "./json.ts";
 
 /**

@@ -3,7 +3,7 @@ import type { PullContext } from "@svc/core";
 import { ACTIVITY_RESOURCES, HEART_RESOURCE } from "./activity.ts";
 import { apiUrl, dateRanges } from "./api.ts";
 import { isObject, textOf } from "./json.ts";
-import { isKnownZone, localDateOf } from "./local-time.ts";
+import { isKnownZone, localDateOf } from "../local-time.ts";
 import type { FitbitPayload, FitbitSeriesPayload } from "./payload.ts";
 
 interface PullRun {

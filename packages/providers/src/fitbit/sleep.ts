@@ -1,7 +1,7 @@
 // GET /1.2/user/-/sleep/date/{start}/{end}.json answers to sleep sessions with stages.
 import { emptyParsedRecords, type ParsedRecords, type SleepPhaseRecord, type SleepSessionRecord } from "@svc/core";
 import { dateOf, isObject, numberOf, textOf, type JsonObject } from "./json.ts";
-import { localDateTime } from "./local-time.ts";
+import { localDateTime } from "../local-time.ts";
 import { envelopeOf, type PayloadZone } from "./payload.ts";
 import { FITBIT_TRACKER } from "./provenance.ts";
 

@@ -3,7 +3,7 @@
 import type { QuantitySampleRecord } from "@svc/core";
 import type { Provenance } from "./data-source.ts";
 import { numberOf, type JsonObject } from "./json.ts";
-import { localDay } from "./local-day.ts";
+import { localDay } from "../local-time.ts";
 import type { PayloadZone } from "./payload.ts";
 import { calendarDateOf } from "./times.ts";
 

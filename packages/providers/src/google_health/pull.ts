@@ -3,7 +3,7 @@ import type { PullContext } from "@svc/core";
 import { ACTIVITY_SCOPE, apiUrl, METRICS_SCOPE, SETTINGS_SCOPE, SLEEP_SCOPE } from "./api.ts";
 import { ROLLUP_TYPES } from "./daily-rollups.ts";
 import { isObject, textOf } from "./json.ts";
-import { isKnownZone, localDateOf } from "./local-day.ts";
+import { isKnownZone, localDateOf } from "../local-time.ts";
 import type { DailyRollupsPayload, DataPointsPayload } from "./payload.ts";
 import { addDays, dateObject } from "./times.ts";
 

@@ -1,5 +1,5 @@
-// Fitbit writes times in the user's local time without an offset ("all data is aligned
-// with the user's specified UTC offset"); the zone comes from the user's profile.
+// Local times and days in a user's IANA zone, for providers that write wall-clock times or
+// dates without an offset (Fitbit: "aligned with the user's specified UTC offset"; Google Health daily types).
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
