@@ -1,17 +1,2 @@
-// Reading Dexcom's JSON without trusting its shape.
-
-export type JsonObject = Record<string, unknown>;
-
-export const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A trimmed, non-empty string of at most `max` characters, or null. */
-export function textOf(value: unknown, max = 200): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, max) : null;
-}
-
-/** A finite number, also from a numeric string (Dexcom v3 sends event values as strings); null otherwise. */
-export function numberOf(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return null;
-}
+// Dexcom v3 sends event values as strings: numbers are read from numeric strings too.
+export { isObject, textOf, numericOf as numberOf, type JsonObject } from "../json-fields.ts";

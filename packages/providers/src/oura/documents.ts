@@ -1,5 +1,8 @@
 import type { ParsedRecords } from "@svc/core";
 import { MalformedUpload } from "../parsed-records.ts";
+import { instantOf, isObject, numberOf } from "../json-fields.ts";
+
+export { instantOf, isObject, numberOf };
 
 /** Provenance of every Oura record: worn on a finger, measured by the ring. */
 export const OURA_PROVENANCE = { source: "oura", device: "Oura Ring", on_body: true, source_name: "Oura" } as const;
@@ -16,28 +19,12 @@ export function documentsOf(payload: unknown, format: string): Array<{ document:
   return data.map((item, index) => ({ document: isObject(item) ? item : null, locator: `data[${index}]` }));
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A finite number, or null when absent or not a number. */
-export function numberOf(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
 export function textOf(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** An ISO 8601 date-time with its zone designator (Oura's LocalizedDateTime and UtcDateTime), or null. */
-export function instantOf(value: unknown): Date | null {
-  if (typeof value !== "string" || !INSTANT.test(value)) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
 
 /** The `±hh:mm` offset a LocalizedDateTime was written in (`Z` is `+00:00`), or null. */
 export function offsetOf(value: unknown): string | null {

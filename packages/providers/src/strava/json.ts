@@ -1,8 +1,8 @@
 // Reading Strava's JSON answers field by field (nothing in them is trusted to have its type).
 
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject } from "../json-fields.ts";
 
-export const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+export { isObject } from "../json-fields.ts";
 
 /** A finite number, or undefined. */
 export function numberOf(value: unknown): number | undefined {

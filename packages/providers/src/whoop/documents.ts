@@ -1,5 +1,8 @@
 import type { ParsedRecords } from "@svc/core";
 import { MalformedUpload } from "../parsed-records.ts";
+import { instantOf, isObject, numberOf } from "../json-fields.ts";
+
+export { instantOf, isObject, numberOf };
 
 /** Provenance of every WHOOP record: the strap on the wrist. */
 export const WHOOP_PROVENANCE = { source: "whoop", device: "WHOOP", on_body: true, source_name: "WHOOP" } as const;
@@ -13,14 +16,6 @@ export function recordsOf(payload: unknown, format: string): Array<{ record: Who
   return records.map((item, index) => ({ record: isObject(item) ? item : null, locator: `records[${index}]` }));
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function numberOf(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
 export function textOf(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
@@ -29,15 +24,6 @@ export function textOf(value: unknown): string | null {
 export function idOf(value: unknown): string | null {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   return textOf(value);
-}
-
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An ISO 8601 date-time with its zone designator, or null. */
-export function instantOf(value: unknown): Date | null {
-  if (typeof value !== "string" || !INSTANT.test(value)) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** WHOOP's timezone_offset (Time Zone Designator `+hh:mm`, `-hh:mm` or `Z`) as `±hh:mm`, or null. */
