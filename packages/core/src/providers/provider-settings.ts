@@ -19,10 +19,9 @@ export function providerEnvPrefix(slug: string): string {
 
 /** The connector's addresses after the environment's overrides (`SVC_<SLUG>_<NAME>_URL`), with `{public_url}` filled in. */
 export function resolveProviderUrls(connector: Connector, settings: ProviderSettings): ProviderUrls {
-  const prefix = providerEnvPrefix(connector.slug);
   const resolved: Record<string, string> = {};
   for (const [name, fallback] of Object.entries(connector.urls)) {
-    const override = settings.env[`${prefix}_${name.toUpperCase()}_URL`];
+    const override = settings.env[providerUrlEnvName(connector.slug, name)];
     resolved[name] = (override || fallback).replaceAll("{public_url}", settings.publicUrl());
   }
   return resolved as ProviderUrls;

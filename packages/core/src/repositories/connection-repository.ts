@@ -58,10 +58,6 @@ export interface ConnectedWrite {
   connectedAt: Date;
 }
 
-export function findConnection(db: DbClient, userId: string, provider: string): Promise<ConnectionRow | null> {
-  return db.connection.findUnique({ where: { userId_provider: { userId, provider } }, select: connectionFields });
-}
-
 /** The user's connections, one per provider, in the order they were first made. */
 export function listUserConnections(db: DbClient, userId: string): Promise<ConnectionRow[]> {
   return db.connection.findMany({ where: { userId }, select: connectionFields, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
