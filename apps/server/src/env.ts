@@ -12,6 +12,8 @@ export const EnvSchema = z.object({
   SVC_MIGRATE_ON_START: boolean.default(true),
   SVC_BOOTSTRAP_TENANT: z.string().min(1).max(200).optional(),
   SVC_PUBLIC_URL: z.url().optional(),
+  /** `{fhir_code_system_base}` of the FHIR search's own code systems; default `{public_url}/fhir/CodeSystem`. Keep it stable once clients store codes. */
+  SVC_FHIR_CODE_SYSTEM_BASE: z.url().optional(),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Where raw uploads are kept: files under SVC_DATA_DIR/raw (default), or an S3-compatible
   // bucket (AWS S3, MinIO, Cloudflare R2, …) addressed path-style: <endpoint>/<bucket>/<prefix><key>.

@@ -13,13 +13,28 @@ export const restProblemBodies: RequestHandler = (req, res, next) => {
       const problem = problemIn(chunk);
       if (problem) {
         res.setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
-        return end(JSON.stringify({ ...problem, status: res.statusCode, request_id: req.requestId }), ...rest);
+        const answer = { ...problem, status: res.statusCode, request_id: req.requestId };
+        const body = FHIR_PATH.test(req.originalUrl) ? withOperationOutcome(answer) : answer;
+        return end(JSON.stringify(body), ...rest);
       }
     }
     return end(chunk, ...rest);
   }) as typeof res.end;
   next();
 };
+
+/** Routes answered to FHIR clients: /v1/users/{id}/fhir/... */
+const FHIR_PATH = /^\/v1\/users\/[^/]+\/fhir\//;
+
+/**
+ * A FHIR client reads an error body as an OperationOutcome: the problem also carries
+ * `resourceType` and `issue` (RFC 9457 allows extension members), so both kinds of client
+ * read the same answer.
+ */
+function withOperationOutcome(problem: Problem) {
+  const code = problem.status === 401 ? "login" : problem.status === 403 ? "forbidden" : problem.status === 404 ? "not-found" : problem.status >= 500 ? "exception" : "invalid";
+  return { resourceType: "OperationOutcome", ...problem, issue: [{ severity: "error", code, diagnostics: problem.detail }] };
+}
 
 function problemIn(body: string): Problem | undefined {
   try {

@@ -3,6 +3,7 @@ import path from "node:path";
 import {
   bootstrapTenant,
   createSealer,
+  defaultFhirCodeSystemBase,
   ProviderConfig,
   DEFAULT_DELIVERY_SCHEDULE,
   DEFAULT_SYNC_SETTINGS,
@@ -70,7 +71,11 @@ export async function startService(
   const providers = options.providers ?? PROVIDER_REGISTRY;
   const providerConfig = new ProviderConfig(db, sealer, providers, providerSettings);
   const sync = options.syncSettings ?? DEFAULT_SYNC_SETTINGS;
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync };
+  const instance = {
+    publicUrl: () => publicUrl,
+    fhirCodeSystemBase: () => env.SVC_FHIR_CODE_SYSTEM_BASE?.replace(/\/+$/, "") ?? defaultFhirCodeSystemBase(publicUrl),
+  };
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, instance };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

@@ -42,9 +42,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     },
   });
   document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
-  const successStatusByRoute = successStatuses();
-  const alsoSucceedsByRoute = otherSuccesses();
-  const errorDescriptionsByRoute = errorDescriptions();
+  const metas = routeMetas();
+  const errorDescriptionsByRoute = errorDescriptions(metas);
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
@@ -65,12 +64,17 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
           content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
         };
       }
-      const successStatus = successStatusByRoute.get(`${method.toUpperCase()} ${path}`);
+      const meta = metas.get(`${method.toUpperCase()} ${path}`);
+      if (meta?.contentType && responses["200"]) {
+        const ok = responses["200"] as { content?: Record<string, unknown> };
+        ok.content = { [meta.contentType]: ok.content?.["application/json"] };
+      }
+      const successStatus = meta?.successStatus;
       if (successStatus && responses["200"]) {
         responses[String(successStatus)] = responses["200"];
         delete responses["200"];
       }
-      const alsoSucceeds = alsoSucceedsByRoute.get(`${method.toUpperCase()} ${path}`);
+      const alsoSucceeds = meta?.alsoSucceeds;
       if (alsoSucceeds) {
         // Without sameBody: shaped like the generator's bodiless answers (a 204 of a void procedure).
         const bodiless = { content: { "application/json": { schema: {} } } };
@@ -95,24 +99,17 @@ function addCommonErrors(responses: Record<string, unknown>, method: string): vo
   for (const [status, description] of Object.entries(common)) responses[status] ??= { description };
 }
 
-function successStatuses(): Map<string, number> {
-  const statuses = new Map<string, number>();
-  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string } } } };
-  for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
-    const meta = procedure._def.meta;
-    if (meta?.openapi && meta.successStatus) statuses.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.successStatus);
-  }
-  return statuses;
-}
+type RouteMeta = SvcMeta & { openapi: { method: string; path: string; errorResponses?: unknown } };
 
-function otherSuccesses(): Map<string, NonNullable<SvcMeta["alsoSucceeds"]>> {
-  const successes = new Map<string, NonNullable<SvcMeta["alsoSucceeds"]>>();
-  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string } } } };
+/** Each REST procedure's meta by "METHOD path". */
+function routeMetas(): Map<string, RouteMeta> {
+  const metas = new Map<string, RouteMeta>();
+  type ProcedureDef = { _def: { meta?: Partial<RouteMeta> } };
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
     const meta = procedure._def.meta;
-    if (meta?.openapi && meta.alsoSucceeds) successes.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.alsoSucceeds);
+    if (meta?.openapi) metas.set(`${meta.openapi.method} ${meta.openapi.path}`, meta as RouteMeta);
   }
-  return successes;
+  return metas;
 }
 
 /**
@@ -120,14 +117,11 @@ function otherSuccesses(): Map<string, NonNullable<SvcMeta["alsoSucceeds"]>> {
  * object per status code, so every operation would otherwise show the wording of the
  * first procedure that listed that status.
  */
-function errorDescriptions(): Map<string, Record<string, string>> {
+function errorDescriptions(metas: Map<string, RouteMeta>): Map<string, Record<string, string>> {
   const descriptions = new Map<string, Record<string, string>>();
-  type ProcedureDef = { _def: { meta?: SvcMeta & { openapi?: { method: string; path: string; errorResponses?: unknown } } } };
-  for (const procedure of Object.values(appRouter._def.procedures) as unknown as ProcedureDef[]) {
-    const openapi = procedure._def.meta?.openapi;
-    const errors = openapi?.errorResponses;
-    if (!openapi || !errors || Array.isArray(errors) || typeof errors !== "object") continue;
-    descriptions.set(`${openapi.method} ${openapi.path}`, errors as Record<string, string>);
+  for (const [route, meta] of metas) {
+    const errors = meta.openapi.errorResponses;
+    if (errors && !Array.isArray(errors) && typeof errors === "object") descriptions.set(route, errors as Record<string, string>);
   }
   return descriptions;
 }

@@ -18,6 +18,7 @@ import { providersRouter } from "./routers/providers/router.ts";
 import { adminProvidersRouter } from "./routers/admin-providers/router.ts";
 import { connectionsRouter } from "./routers/connections/router.ts";
 import { syncRouter } from "./routers/sync/router.ts";
+import { fhirRouter } from "./routers/fhir/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -42,6 +43,7 @@ export const appRouter = router({
   adminProviders: adminProvidersRouter,
   connections: connectionsRouter,
   sync: syncRouter,
+  fhir: fhirRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,6 +15,8 @@ export type SvcMeta = {
     /** The second success has the same body (and headers) as the first, e.g. sync now: 202 new run, 200 the open one. */
     sameBody?: boolean;
   };
+  /** Media type of a successful answer when it is not application/json (the procedure sets the header). */
+  contentType?: "application/fhir+json";
 };
 
 const t = initTRPC

@@ -7,6 +7,14 @@ import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
+/** Addresses of the instance as the outside world sees it. */
+export interface InstanceSettings {
+  /** SVC_PUBLIC_URL without a trailing slash, or the address the server listens on. */
+  publicUrl(): string;
+  /** `{fhir_code_system_base}`: SVC_FHIR_CODE_SYSTEM_BASE, default `{public_url}/fhir/CodeSystem`. */
+  fhirCodeSystemBase(): string;
+}
+
 /**
  * What the core services need from the process: the database, the job queue, the raw
  * store, the sealer of secrets at rest, the webhook settings, the provider registry
@@ -24,4 +32,5 @@ export interface CoreDeps {
   providerConfig: ProviderConfig;
   /** Retry, refresh, quota and chunking rules of sync runs (DEFAULT_SYNC_SETTINGS; tests shorten them). */
   sync: SyncSettings;
+  instance: InstanceSettings;
 }

@@ -4,7 +4,7 @@ export { toProblem, PROBLEM_CONTENT_TYPE, type Problem } from "./errors/problem.
 export { generateSecret, hashSecret, secretKind, SECRET_PREFIXES } from "./secrets.ts";
 export { decodeCursor, encodeCursor, toPage, CreatedAtCursor, type Page } from "./cursor.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
-export type { CoreDeps } from "./deps.ts";
+export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./services/auth.ts";
 export * from "./services/tenants.ts";
 export * from "./services/admin-keys.ts";
@@ -76,3 +76,5 @@ export * from "./services/freshness.ts";
 export * from "./services/sync-engine/sync-settings.ts";
 export { abandonSyncRun, attemptSyncRun, type SyncAttemptResult } from "./services/sync-engine/sync-attempt.ts";
 export { planScheduledPulls, type PlanResult } from "./services/sync-engine/plan-scheduled-pulls.ts";
+export * from "./services/fhir-observations/search-observations.ts";
+export { defaultFhirCodeSystemBase } from "./fhir/fhir-systems.ts";

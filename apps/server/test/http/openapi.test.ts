@@ -106,6 +106,7 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/users/{id}/connections",
         "DELETE /v1/users/{id}/connections/{provider}",
         "POST /v1/users/{id}/connect-sessions",
+        "GET /v1/users/{id}/fhir/Observation",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

@@ -136,3 +136,11 @@ export async function findEcgRecording(db: DbClient, userId: string, recordingId
     WHERE e.user_id = ${userId}::uuid AND e.id = ${recordingId}::uuid`;
   return row;
 }
+
+/** The voltages (microvolts) of these recordings, by recording id; a recording without any is missing. */
+export async function listEcgVoltages(db: DbClient, recordingIds: readonly string[]): Promise<Map<string, number[]>> {
+  if (recordingIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<Array<{ recording_id: string; microvolts: number[] }>>`
+    SELECT recording_id, microvolts FROM ecg_voltages WHERE recording_id = ANY(${recordingIds}::uuid[])`;
+  return new Map(rows.map((row) => [row.recording_id, row.microvolts]));
+}

@@ -191,3 +191,24 @@ export function sampleStatsBuckets(
     GROUP BY 1, 2, 3, 4, 5
     ORDER BY 1, 2, 3, 4 NULLS FIRST, 5`;
 }
+
+/**
+ * The first `limit` distinct start times, at or after `from` and within the window, of the
+ * user's samples of these types (readings taken together share one).
+ */
+export async function listSampleStartTimes(
+  db: DbClient,
+  q: { userId: string; types: readonly string[]; from?: Date | undefined; start?: Date | undefined; end?: Date | undefined; limit: number },
+): Promise<Date[]> {
+  const perType = q.types.map(
+    (type) => Prisma.sql`(SELECT s.start_date FROM quantity_samples s
+      WHERE s.user_id = ${q.userId}::uuid AND s.type = ${type}
+        ${q.from ? Prisma.sql`AND s.start_date >= ${q.from}` : Prisma.empty}
+        ${q.start ? Prisma.sql`AND s.start_date >= ${q.start}` : Prisma.empty}
+        ${q.end ? Prisma.sql`AND s.start_date < ${q.end}` : Prisma.empty}
+      ORDER BY s.start_date LIMIT ${q.limit})`,
+  );
+  const rows = await db.$queryRaw<Array<{ start_date: Date }>>`
+    SELECT DISTINCT start_date FROM (${Prisma.join(perType, " UNION ALL ")}) t ORDER BY start_date LIMIT ${q.limit}`;
+  return rows.map((row) => row.start_date);
+}

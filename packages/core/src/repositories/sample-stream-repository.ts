@@ -40,3 +40,11 @@ export function listSampleStreams(db: DbClient, userId: string, type: string) {
 export async function userHasSampleType(db: DbClient, userId: string, type: string): Promise<boolean> {
   return (await db.quantitySampleStream.findFirst({ where: { userId, type }, select: { type: true } })) !== null;
 }
+
+/** Each type the user has samples of, with the start of its first and last sample. */
+export function listSampleTypeSpans(db: DbClient, userId: string) {
+  return db.$queryRaw<Array<{ type: string; first_start: Date; last_start: Date }>>`
+    SELECT type, min(first_start) AS first_start, max(last_start) AS last_start
+    FROM quantity_sample_streams WHERE user_id = ${userId}::uuid
+    GROUP BY type ORDER BY type`;
+}

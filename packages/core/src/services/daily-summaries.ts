@@ -16,7 +16,7 @@ import { rankStreamsForMetric } from "./source-orders.ts";
 /** A daily summary as the API answers it: the stored row with its time as RFC 3339 text. */
 export type DailySummaryDto = Omit<DailySummaryRow, "ingested_at"> & { ingested_at: string };
 
-const toDailyDto = (row: DailySummaryRow): DailySummaryDto => ({
+export const toDailyDto = (row: DailySummaryRow): DailySummaryDto => ({
   id: row.id,
   date: row.date,
   timezone: row.timezone,

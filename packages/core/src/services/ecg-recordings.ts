@@ -25,7 +25,7 @@ export interface EcgRecordingDto {
   ingested_at: string;
 }
 
-const toEcgDto = (row: EcgRecordingRow): EcgRecordingDto => ({
+export const toEcgDto = (row: EcgRecordingRow): EcgRecordingDto => ({
   id: row.id,
   start_date: row.start_date.toISOString(),
   end_date: row.end_date.toISOString(),

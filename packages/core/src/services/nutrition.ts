@@ -32,7 +32,7 @@ export interface NutritionLogDto {
   ingested_at: string;
 }
 
-const toNutritionDto = (row: NutritionLogRow): NutritionLogDto => ({
+export const toNutritionDto = (row: NutritionLogRow): NutritionLogDto => ({
   id: row.id,
   start_date: row.start_date.toISOString(),
   end_date: row.end_date.toISOString(),

@@ -40,7 +40,7 @@ export interface QuantitySampleDto {
   outranked?: Array<{ provider: string; source: string }>;
 }
 
-const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
+export const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
   id: Number(row.id),
   type: row.type,
   value: row.value,

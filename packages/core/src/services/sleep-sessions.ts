@@ -32,7 +32,7 @@ export interface SleepPhaseDto {
   end_date: string;
 }
 
-const toSessionDto = ({ kind, bedtime_start, bedtime_end, ingested_at, outranked, ...row }: SleepSessionRow): SleepSessionDto => ({
+export const toSessionDto = ({ kind, bedtime_start, bedtime_end, ingested_at, outranked, ...row }: SleepSessionRow): SleepSessionDto => ({
   ...row,
   kind: kind === "nap" ? "nap" : "sleep",
   bedtime_start: bedtime_start.toISOString(),

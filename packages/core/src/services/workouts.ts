@@ -81,7 +81,7 @@ function toTrackSummary(row: WorkoutRow): TrackSummaryDto | null {
   };
 }
 
-const toWorkoutDto = (row: WorkoutRow): WorkoutDto => ({
+export const toWorkoutDto = (row: WorkoutRow): WorkoutDto => ({
   id: row.id,
   activity_type: row.activity_type,
   name: row.name,

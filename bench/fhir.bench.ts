@@ -1,0 +1,160 @@
+// Benchmark: pages of the FHIR Observation search over one user's year of 1 million mixed
+// records in a real embedded PostgreSQL (heart rate from a watch and a phone, steps, energy,
+// HRV, SpO2, respiratory rate, blood pressure pairs, weight, sleep, workouts, daily summaries,
+// ECG recordings with voltages, meals). Each figure is a page of 100 Observations, as the
+// route builds it (Prisma + our SQL + mapping), beside the equivalent page of 100 heart rate
+// samples from the samples list, as a ratio. Prints figures; asserts nothing.
+//   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import {
+  createTenant,
+  createUser,
+  listSamples,
+  searchObservations,
+  writeDailySummaries,
+  writeEcgRecordings,
+  writeNutritionLogs,
+  writeQuantitySamples,
+  writeSleepSessions,
+  writeWorkouts,
+  type QuantitySampleRecord,
+} from "@svc/core";
+import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
+const origin = Date.parse("2025-01-01T00:00:00Z");
+const DAY = 86_400_000;
+const YEAR_DAYS = 365;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
+chmodSync(dataDir, 0o755);
+const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+await applyMigrations(postgres.url);
+const db = createDatabase(postgres.url, { max: 4 });
+const sql = new pg.Client({ connectionString: postgres.url });
+await sql.connect();
+
+console.log(`svc FHIR search benchmark: embedded PostgreSQL, Node ${process.version}, ${iterations} iterations per figure\n`);
+
+// ---- Load -------------------------------------------------------------------------
+const { tenant_id: tenantId } = await createTenant(db, "bench");
+const user = (await createUser(db, tenantId, "fhir")).id;
+
+/** A series of one type every `stepSeconds` over the year, shaped as the sample writer stores it (generated in SQL for speed). */
+async function insertSeries(type: string, unit: string, provider: string, source: string, onBody: boolean, stepSeconds: number, base: number, spread: number) {
+  const count = Math.floor((YEAR_DAYS * 86_400) / stepSeconds);
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key)
+     SELECT $1::uuid, $2, $3::float8 + (g % $4::int), $5, t, t, '{}', $6, $7, $7, $7 || ' device', $8,
+       'at:' || to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+     FROM generate_series(0, $9::int - 1) g, LATERAL (SELECT to_timestamp($10::bigint / 1000.0 + g * $11::int) AS t) x`,
+    [user, type, base, spread, unit, provider, source, onBody, count, origin, stepSeconds],
+  );
+  await sql.query(
+    `INSERT INTO quantity_sample_streams (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
+     VALUES ($1, $2, $3, $4, $5, 0, to_timestamp($6 / 1000.0), to_timestamp($6 / 1000.0 + ($7 - 1) * $8))`,
+    [user, type, provider, source, onBody, origin, count, stepSeconds],
+  );
+  return count;
+}
+
+const loadStarted = performance.now();
+let samples = 0;
+samples += await insertSeries("heart_rate", "count/min", "garmin", "garmin", true, 60, 55, 60);
+samples += await insertSeries("heart_rate", "count/min", "apple_health", "apple", false, 600, 60, 40);
+samples += await insertSeries("step_count", "count", "garmin", "garmin", true, 300, 0, 400);
+samples += await insertSeries("active_energy_burned", "kcal", "garmin", "garmin", true, 300, 1, 20);
+samples += await insertSeries("hrv_rmssd", "ms", "garmin", "garmin", true, 300, 20, 60);
+samples += await insertSeries("oxygen_saturation", "%", "garmin", "garmin", true, 600, 93, 6);
+samples += await insertSeries("respiratory_rate", "count/min", "garmin", "garmin", true, 600, 12, 8);
+
+const days = Array.from({ length: YEAR_DAYS }, (_, d) => origin + d * DAY);
+const bloodPressure: QuantitySampleRecord[] = days.flatMap((day) =>
+  [7, 19].flatMap((hour) => {
+    const start_date = new Date(day + hour * 3_600_000);
+    const common = { start_date, source: "withings", device: "BPM Connect" };
+    return [
+      { type: "blood_pressure_systolic", value: 115 + (hour % 10), ...common },
+      { type: "blood_pressure_diastolic", value: 75 + (hour % 5), ...common },
+    ];
+  }),
+);
+const weights: QuantitySampleRecord[] = days.map((day, d) => ({ type: "body_mass", value: 72 + (d % 10) / 10, start_date: new Date(day + 6 * 3_600_000), source: "withings" }));
+await db.$transaction((tx) => writeQuantitySamples(tx, { userId: user, provider: "withings" }, [...bloodPressure, ...weights]), { timeout: 600_000 });
+await writeSleepSessions(db, { userId: user, provider: "oura" }, days.map((day) => ({
+  bedtime_start: new Date(day - 2 * 3_600_000),
+  bedtime_end: new Date(day + 6 * 3_600_000),
+  total_sleep_seconds: 25_000,
+  deep_seconds: 5000,
+  source: "oura",
+  on_body: true,
+})));
+await writeWorkouts(db, { userId: user, provider: "garmin" }, days.filter((_, d) => d % 5 !== 0).map((day) => ({
+  activity_type: "running",
+  start_date: new Date(day + 17 * 3_600_000),
+  end_date: new Date(day + 18 * 3_600_000),
+  distance_meters: 10_000,
+  source: "garmin",
+  on_body: true,
+})));
+await writeDailySummaries(db, { userId: user, provider: "garmin" }, days.map((day) => ({ date: new Date(day).toISOString().slice(0, 10), steps: 9000, resting_heart_rate: 52, source: "garmin" })));
+await writeEcgRecordings(db, { userId: user, provider: "apple_health" }, days.filter((_, d) => d % 7 === 0).map((day) => ({
+  start_date: new Date(day + 12 * 3_600_000),
+  sampling_frequency_hz: 512,
+  voltages: Array.from({ length: 512 * 30 }, (_, i) => Math.round(Math.sin(i / 20) * 1000)),
+  classification: "sinusRhythm",
+  source: "apple",
+  on_body: true,
+})));
+await writeNutritionLogs(db, { userId: user, provider: "cronometer" }, days.flatMap((day) =>
+  [8, 13, 19].map((hour) => ({ start_date: new Date(day + hour * 3_600_000), meal_type: "snack", energy_kcal: 500, protein_grams: 20, source: "cronometer" })),
+));
+for (const table of ["quantity_samples", "quantity_sample_streams", "sleep_sessions", "workouts", "daily_summaries", "ecg_recordings", "nutrition_logs"]) {
+  await sql.query(`VACUUM ANALYZE ${table}`);
+}
+const { rows } = await sql.query(`SELECT (SELECT count(*) FROM quantity_samples) + (SELECT count(*) FROM sleep_sessions) + (SELECT count(*) FROM workouts)
+  + (SELECT count(*) FROM daily_summaries) + (SELECT count(*) FROM ecg_recordings) + (SELECT count(*) FROM nutrition_logs) AS n`);
+console.log(`loaded ${rows[0].n} records (${samples} generated samples) in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s\n`);
+
+// ---- Measure ----------------------------------------------------------------------
+const randomStart = () => new Date(origin + Math.floor(Math.random() * (YEAR_DAYS - 2) * DAY)).toISOString();
+
+async function timed(run: () => Promise<unknown>): Promise<number[]> {
+  await run(); // warm up
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+const pct = (times: number[], p: number) => times[Math.floor((times.length - 1) * p)]!;
+const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+
+const settings = { codeSystemBase: "https://svc.example/fhir/CodeSystem", searchUrl: `https://svc.example/v1/users/${user}/fhir/Observation` };
+const samplesPage = (view: "merged" | "all") => timed(() => listSamples(db, user, { type: "heart_rate", view, limit: 100, start: randomStart() }));
+
+async function report(title: string, query: Record<string, string>, view: "merged" | "all", baseline: number[]) {
+  const times = await timed(() => searchObservations(db, user, { ...query, view, limit: 100, start: randomStart() }, settings));
+  const ratio = pct(times, 0.5) / pct(baseline, 0.5);
+  console.log(`${title.padEnd(46)} p50 ${ms(pct(times, 0.5))}  p99 ${ms(pct(times, 0.99))}   samples page p50 ${ms(pct(baseline, 0.5))}   ratio ${ratio.toFixed(2)}`);
+}
+
+for (const view of ["merged", "all"] as const) {
+  const baseline = await samplesPage(view);
+  console.log(`page of 100 heart rate samples (GET /samples), view ${view}: p50 ${ms(pct(baseline, 0.5))}  p99 ${ms(pct(baseline, 0.99))}`);
+  await report(`FHIR page of 100, every kind, view ${view}`, {}, view, baseline);
+  await report(`FHIR page of 100, type=heart_rate, view ${view}`, { type: "heart_rate" }, view, baseline);
+  await report(`FHIR page of 100, category=vital-signs, view ${view}`, { category: "vital-signs" }, view, baseline);
+  await report(`FHIR page of 100, ECG recordings, view ${view}`, { code: "http://loinc.org|11524-6" }, view, baseline);
+  console.log();
+}
+
+await sql.end();
+await db.$disconnect();
+await postgres.stop();
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,107 @@
+import { afterDate, afterUuid, type ObservationPosition } from "../../fhir/observation-position.ts";
+import type { ObservationKind } from "../../fhir/observation-kinds.ts";
+import { dailyObservation } from "../../fhir/observations/daily-observation.ts";
+import { ecgObservation } from "../../fhir/observations/ecg-observation.ts";
+import { nutritionObservation } from "../../fhir/observations/nutrition-observation.ts";
+import { sleepObservation } from "../../fhir/observations/sleep-observation.ts";
+import { workoutObservation } from "../../fhir/observations/workout-observation.ts";
+import {
+  listDailySummaries,
+  listDailySummaryStreams,
+  listMergedDailySummaries,
+  type DailySummaryRow,
+} from "../../repositories/daily-summary-repository.ts";
+import { listEcgRecordings } from "../../repositories/ecg-repository.ts";
+import { listNutritionLogs } from "../../repositories/nutrition-log-repository.ts";
+import { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "../../repositories/sleep-session-repository.ts";
+import { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "../../repositories/workout-repository.ts";
+import { DAILY_SUMMARY_METRIC, toDailyDto } from "../daily-summaries.ts";
+import { toEcgDto } from "../ecg-recordings.ts";
+import { toNutritionDto } from "../nutrition.ts";
+import { SLEEP_METRIC, toSessionDto } from "../sleep-sessions.ts";
+import { rankedStreamsOf, rankStreamsForMetric } from "../source-orders.ts";
+import { toWorkoutDto, WORKOUT_METRIC } from "../workouts.ts";
+import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
+
+/** A FHIR page holds at most this many ECG recordings (their voltages are large). */
+export const ECG_RECORDINGS_PER_PAGE = 100;
+
+const at = (kind: ObservationKind, t: Date, id: string): ObservationPosition => ({ t, kind, id });
+
+function pageQuery(q: SliceQuery, kind: ObservationKind, limit = q.limit) {
+  return { userId: q.ctx.userId, start: q.window.start, end: q.window.end, after: afterUuid(q.after, kind), limit };
+}
+
+export async function sleepSlice(q: SliceQuery): Promise<SourceSlice> {
+  const query = pageQuery(q, "sleep_session");
+  const rows =
+    q.view === "all"
+      ? await selectSleepSessions(q.db, query)
+      : await selectMergedSleepSessions(q.db, query, await rankedStreamsOf(q.db, q.ctx.userId, SLEEP_TABLE, SLEEP_METRIC));
+  const positionOf = (row: (typeof rows)[number]) => at("sleep_session", row.bedtime_start, row.id);
+  return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => sleepObservation(q.ctx, toSessionDto(row)) }), positionOf);
+}
+
+export async function workoutSlice(q: SliceQuery): Promise<SourceSlice> {
+  const query = pageQuery(q, "workout");
+  const rows =
+    q.view === "all"
+      ? await selectWorkouts(q.db, query)
+      : await selectMergedWorkouts(q.db, query, await rankedStreamsOf(q.db, q.ctx.userId, WORKOUT_TABLE, WORKOUT_METRIC));
+  const positionOf = (row: (typeof rows)[number]) => at("workout", row.start_date, row.id);
+  return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => workoutObservation(q.ctx, toWorkoutDto(row)) }), positionOf);
+}
+
+/** The first date whose midnight UTC is at or after `time`. */
+function firstDateFrom(time: Date): string {
+  const date = time.toISOString().slice(0, 10);
+  return time.getTime() === Date.parse(date) ? date : new Date(Date.parse(date) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Daily summaries sort at midnight UTC of their date. In the merged view a summary svc derived
+ * from samples is left out: the samples it sums are listed themselves, and it owns no figure.
+ */
+export async function dailySlice(q: SliceQuery): Promise<SourceSlice> {
+  const query = {
+    userId: q.ctx.userId,
+    startDate: q.window.start && firstDateFrom(q.window.start),
+    endDate: q.window.end && firstDateFrom(q.window.end),
+    after: afterDate(q.after),
+    limit: q.limit,
+  };
+  let rows: DailySummaryRow[];
+  if (q.view === "all") {
+    rows = await listDailySummaries(q.db, query);
+  } else {
+    const streams = (await listDailySummaryStreams(q.db, q.ctx.userId)).map((s) => ({ ...s, maxDurationSeconds: 86_400 }));
+    rows = await listMergedDailySummaries(q.db, query, await rankStreamsForMetric(q.db, q.ctx.userId, DAILY_SUMMARY_METRIC, streams));
+  }
+  const positionOf = (row: DailySummaryRow) => at("daily_summary", new Date(`${row.date}T00:00:00.000Z`), row.id);
+  return sliceOf(
+    rows,
+    q.limit,
+    (row) => (q.view === "merged" && row.derived ? null : { position: positionOf(row), render: () => dailyObservation(q.ctx, toDailyDto(row)) }),
+    positionOf,
+  );
+}
+
+/** ECG recordings: at most ECG_RECORDINGS_PER_PAGE a page; their voltages are loaded for the page only. */
+export async function ecgSlice(q: SliceQuery): Promise<SourceSlice> {
+  const limit = Math.min(q.limit, ECG_RECORDINGS_PER_PAGE);
+  const rows = await listEcgRecordings(q.db, pageQuery(q, "ecg_recording", limit));
+  const positionOf = (row: (typeof rows)[number]) => at("ecg_recording", row.start_date, row.id);
+  return sliceOf(
+    rows,
+    limit,
+    (row) => ({ position: positionOf(row), render: (voltages) => ecgObservation(q.ctx, toEcgDto(row), voltages.get(row.id) ?? []) }),
+    positionOf,
+  );
+}
+
+/** Nutrition logs have no merged view: every provider's are listed. */
+export async function nutritionSlice(q: SliceQuery): Promise<SourceSlice> {
+  const rows = await listNutritionLogs(q.db, pageQuery(q, "nutrition_log"));
+  const positionOf = (row: (typeof rows)[number]) => at("nutrition_log", row.start_date, row.id);
+  return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => nutritionObservation(q.ctx, toNutritionDto(row)) }), positionOf);
+}
