@@ -41,7 +41,7 @@ const BP = "http://hl7.org/fhir/StructureDefinition/bp";
  */
 function withPatternSlices(bp: StructureDefinition): StructureDefinition {
   const patched = structuredClone(bp) as StructureDefinition & { snapshot: { element: Array<Record<string, any>> } };
-  patched.snapshot.element = patched.snapshot.element.filter((element) => !/:(SBPCode|DBPCode)/.test(element.id));
+  patched.snapshot.element = patched.snapshot.element.filter((element: Record<string, any>) => !/:(SBPCode|DBPCode)/.test(element.id));
   for (const element of patched.snapshot.element) {
     if (element.id === "Observation.component") element.slicing.discriminator = [{ type: "pattern", path: "code" }];
     if (element.id === "Observation.component:SystolicBP.code") element.patternCodeableConcept = { coding: [{ system: "http://loinc.org", code: "8480-6" }] };
@@ -60,7 +60,7 @@ export const VITAL_SIGNS_PROFILES = ["vitalsigns", "bp", "heartrate", "resprate"
  * The problems the validator finds in a resource: against the R4 structure definitions and
  * every profile it claims in meta.profile. Empty when it is valid.
  */
-export function fhirProblems(resource: { resourceType: string; meta?: { profile?: string[] } }): string[] {
+export function fhirProblems(resource: object): string[] {
   const known = loadDefinitions();
   const problems: string[] = [];
   const check = (profile?: StructureDefinition) => {
@@ -72,7 +72,7 @@ export function fhirProblems(resource: { resourceType: string; meta?: { profile?
     }
   };
   check();
-  for (const url of resource.meta?.profile ?? []) {
+  for (const url of (resource as { meta?: { profile?: string[] } }).meta?.profile ?? []) {
     const profile = known.get(url);
     if (!profile) problems.push(`unknown profile ${url}`);
     else check(profile);
