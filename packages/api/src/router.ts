@@ -18,6 +18,9 @@ import { providersRouter } from "./routers/providers/router.ts";
 import { adminProvidersRouter } from "./routers/admin-providers/router.ts";
 import { connectionsRouter } from "./routers/connections/router.ts";
 import { syncRouter } from "./routers/sync/router.ts";
+import { adminMirrorsRouter } from "./routers/admin-mirrors/router.ts";
+import { pipelineRouter } from "./routers/pipeline/router.ts";
+import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { fhirRouter } from "./routers/fhir/router.ts";
 import { router } from "./trpc.ts";
 
@@ -44,6 +47,9 @@ export const appRouter = router({
   connections: connectionsRouter,
   sync: syncRouter,
   fhir: fhirRouter,
+  pipeline: pipelineRouter,
+  adminMirrors: adminMirrorsRouter,
+  auditLog: auditLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

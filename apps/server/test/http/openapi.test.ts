@@ -107,6 +107,18 @@ describe("GET /openapi.yaml", () => {
         "DELETE /v1/users/{id}/connections/{provider}",
         "POST /v1/users/{id}/connect-sessions",
         "GET /v1/users/{id}/fhir/Observation",
+        "GET /v1/pipeline",
+        "GET /v1/audit-log",
+        "GET /v1/admin/audit-log",
+        "GET /v1/admin/tenants/{tenant_id}/audit-log",
+        "GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}",
+        "POST /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/samples",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/samples/stats",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/connections",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs/{run_id}",
+        "GET /v1/admin/tenants/{tenant_id}/deletions/{job_id}",
+        "GET /v1/admin/tenants/{tenant_id}/pipeline",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

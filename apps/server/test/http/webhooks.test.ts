@@ -145,11 +145,12 @@ describe("POST /v1/webhooks", () => {
   it("with SVC_WEBHOOK_ALLOW_PRIVATE private addresses and http on loopback are accepted, http elsewhere still not", async () => {
     const deps = { db: svc.db, sealer, webhooks: { allowPrivate: true, schedule: DEFAULT_DELIVERY_SCHEDULE } };
     const tenant = await svc.createTenant();
-    await expect(createWebhookEndpoint(deps, tenant.tenant_id, { url: "http://127.0.0.1:9/hook" })).resolves.toMatchObject({ url: "http://127.0.0.1:9/hook" });
-    await expect(createWebhookEndpoint(deps, tenant.tenant_id, { url: "https://10.0.0.7/hook" })).resolves.toMatchObject({ status: "active" });
-    await expect(createWebhookEndpoint(deps, tenant.tenant_id, { url: "http://hooks.example.com/" })).rejects.toMatchObject({ code: "bad_request" });
+    const audit = { actor: { kind: "tenant" as const, id: randomUUID() }, requestId: null };
+    await expect(createWebhookEndpoint(deps, audit, tenant.tenant_id, { url: "http://127.0.0.1:9/hook" })).resolves.toMatchObject({ url: "http://127.0.0.1:9/hook" });
+    await expect(createWebhookEndpoint(deps, audit, tenant.tenant_id, { url: "https://10.0.0.7/hook" })).resolves.toMatchObject({ status: "active" });
+    await expect(createWebhookEndpoint(deps, audit, tenant.tenant_id, { url: "http://hooks.example.com/" })).rejects.toMatchObject({ code: "bad_request" });
     const strict = { ...deps, webhooks: { ...deps.webhooks, allowPrivate: false } };
-    await expect(createWebhookEndpoint(strict, tenant.tenant_id, { url: "https://10.0.0.7/hook" })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(createWebhookEndpoint(strict, audit, tenant.tenant_id, { url: "https://10.0.0.7/hook" })).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("allows 20 endpoints per tenant: the 21st is 409 until one is deleted; other tenants are not counted", async () => {

@@ -7,6 +7,7 @@ import { cancelQueuedSyncRuns } from "../repositories/provider-key-change-reposi
 import { deleteInstanceProvider, upsertInstanceProviderKeys, upsertInstanceProviderSwitch } from "../repositories/provider-keys-repository.ts";
 import { listTenantProviderSwitches, upsertTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
 import type { InstanceProviderStatus } from "./provider-config.ts";
+import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { checkProviderKeys, keyedConnector, moveConnectionsAfterKeyChange, providerUrlsOf, requireTenant } from "./provider-keys.ts";
 import { providerOnForTenant } from "./tenant-providers.ts";
 
@@ -68,12 +69,13 @@ async function tenantSwitchOf(
   };
 }
 
-/** GET /v1/admin/tenants/{tenant_id}/providers: the tenant's switch of every provider of the build. */
-export async function listTenantProviderSwitchesForAdmin(deps: AdminDeps, tenantId: string): Promise<{ data: TenantProviderSwitchDto[] }> {
+/** GET /v1/admin/tenants/{tenant_id}/providers: the tenant's switch of every provider of the build; recorded as `config.read`. */
+export async function listTenantProviderSwitchesForAdmin(deps: AdminDeps, audit: AuditContext, tenantId: string): Promise<{ data: TenantProviderSwitchDto[] }> {
   await requireTenant(deps.db, tenantId);
   const updatedAt = new Map((await listTenantProviderSwitches(deps.db, tenantId)).map((row) => [row.provider, row.updatedAt]));
   const data: TenantProviderSwitchDto[] = [];
   for (const descriptor of deps.providers.all()) data.push(await tenantSwitchOf(deps, tenantId, descriptor, updatedAt.get(descriptor.slug) ?? null));
+  await recordAudit(deps.db, audit, "config.read", { tenantId });
   return { data };
 }
 
@@ -83,6 +85,7 @@ export async function listTenantProviderSwitchesForAdmin(deps: AdminDeps, tenant
  */
 export async function setTenantProviderSwitchForAdmin(
   deps: CoreDeps,
+  audit: AuditContext,
   tenantId: string,
   slug: string,
   enabled: boolean,
@@ -91,6 +94,7 @@ export async function setTenantProviderSwitchForAdmin(
   const descriptor = findProvider(deps, slug);
   const row = await deps.db.$transaction(async (tx) => {
     const saved = await upsertTenantProviderSwitch(tx, tenantId, slug, enabled);
+    await recordAudit(tx, audit, "tenant.provider", { tenantId, provider: slug });
     if (!enabled) await cancelQueuedSyncRuns(tx, { provider: slug, tenantId, error: `The provider ${slug} was switched off for the tenant.` });
     return saved;
   });
@@ -138,13 +142,14 @@ export function getInstanceProvider(deps: AdminDeps, slug: string): Promise<Inst
  * queued pulls of connections made with the instance's keys end `cancelled`. Device
  * providers have no instance switch: 409.
  */
-export async function setInstanceProviderSwitch(deps: CoreDeps, adminKeyId: string, slug: string, enabled: boolean): Promise<InstanceProviderDto> {
+export async function setInstanceProviderSwitch(deps: CoreDeps, audit: AuditContext, slug: string, enabled: boolean): Promise<InstanceProviderDto> {
   const descriptor = findProvider(deps, slug);
   if (!isConnector(descriptor)) {
     throw new AppError("conflict", `${slug} is a device provider: it has no instance switch; switch it per tenant.`);
   }
   await deps.db.$transaction(async (tx) => {
-    await upsertInstanceProviderSwitch(tx, { provider: slug, enabled, updatedBy: adminKeyId });
+    await upsertInstanceProviderSwitch(tx, { provider: slug, enabled, updatedBy: audit.actor.id });
+    await recordAudit(tx, audit, "instance.provider", { tenantId: null, provider: slug });
     if (!enabled) {
       const error = `The provider ${slug} was switched off on the instance.`;
       await cancelQueuedSyncRuns(tx, { provider: slug, tenantId: null, keySource: "instance", error });
@@ -161,7 +166,7 @@ export async function setInstanceProviderSwitch(deps: CoreDeps, adminKeyId: stri
  */
 export async function putInstanceProviderKeys(
   deps: CoreDeps,
-  adminKeyId: string,
+  audit: AuditContext,
   slug: string,
   keys: ProviderKeys,
 ): Promise<InstanceProviderDto & { reauth_required: number }> {
@@ -172,7 +177,8 @@ export async function putInstanceProviderKeys(
   checkProviderKeys(connector, keys);
   const applicationId = applicationIdOf(connector, keys);
   const reauthRequired = await deps.db.$transaction(async (tx) => {
-    await upsertInstanceProviderKeys(tx, { provider: slug, sealedKeys: deps.sealer.seal(JSON.stringify(keys)), updatedBy: adminKeyId });
+    await upsertInstanceProviderKeys(tx, { provider: slug, sealedKeys: deps.sealer.seal(JSON.stringify(keys)), updatedBy: audit.actor.id });
+    await recordAudit(tx, audit, "instance.provider_keys", { tenantId: null, provider: slug });
     return moveConnectionsAfterKeyChange(tx, deps, { provider: slug, tenantId: null, keySources: ["instance"], keptApplicationId: applicationId });
   });
   deps.providerConfig.invalidate();
@@ -183,9 +189,12 @@ export async function putInstanceProviderKeys(
  * DELETE /v1/admin/providers/{provider}: forgets the saved keys and switch; the environment
  * is untouched, connections and data stay. 404 when nothing was saved.
  */
-export async function deleteInstanceProviderConfig(deps: CoreDeps, slug: string): Promise<InstanceProviderDto> {
+export async function deleteInstanceProviderConfig(deps: CoreDeps, audit: AuditContext, slug: string): Promise<InstanceProviderDto> {
   const descriptor = findProvider(deps, slug);
-  if (!(await deleteInstanceProvider(deps.db, slug))) throw new AppError("not_found", `Nothing is saved for ${slug}.`);
+  await deps.db.$transaction(async (tx) => {
+    if (!(await deleteInstanceProvider(tx, slug))) throw new AppError("not_found", `Nothing is saved for ${slug}.`);
+    await recordAudit(tx, audit, "instance.provider.delete", { tenantId: null, provider: slug });
+  });
   deps.providerConfig.invalidate();
   return instanceProviderOf(deps, descriptor);
 }

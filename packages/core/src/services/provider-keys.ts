@@ -14,6 +14,7 @@ import type { DbClient } from "../repositories/db-client.ts";
 import { findConnectionsForKeyChange, type KeyChangeTarget } from "../repositories/provider-key-change-repository.ts";
 import { deleteTenantProviderKeys, findTenantProviderKeys, upsertTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
 import { findTenantById } from "../repositories/tenant-repository.ts";
+import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { moveToNeedsReauth } from "./sync-engine/health-moves.ts";
 
 /** The addresses an admin registers at the provider: the instance's, for every tenant. */
@@ -93,8 +94,7 @@ export async function moveConnectionsAfterKeyChange(
   return moved;
 }
 
-/** GET /v1/admin/tenants/{tenant_id}/providers/{provider}/keys. */
-export async function getTenantProviderKeys(
+async function tenantProviderKeysOf(
   deps: Pick<CoreDeps, "db" | "providers" | "providerConfig">,
   tenantId: string,
   slug: string,
@@ -116,6 +116,18 @@ export async function getTenantProviderKeys(
   };
 }
 
+/** GET /v1/admin/tenants/{tenant_id}/providers/{provider}/keys, recorded as `config.read`. */
+export async function getTenantProviderKeys(
+  deps: Pick<CoreDeps, "db" | "providers" | "providerConfig">,
+  audit: AuditContext,
+  tenantId: string,
+  slug: string,
+): Promise<TenantProviderKeysDto> {
+  const keys = await tenantProviderKeysOf(deps, tenantId, slug);
+  await recordAudit(deps.db, audit, "config.read", { tenantId, provider: slug });
+  return keys;
+}
+
 /**
  * PUT .../keys: replaces the tenant's own keys (sealed). When they name another application
  * than a connection was made with, the connection needs the user's reauth: the tenant's own
@@ -123,7 +135,7 @@ export async function getTenantProviderKeys(
  */
 export async function putTenantProviderKeys(
   deps: CoreDeps,
-  adminKeyId: string,
+  audit: AuditContext,
   tenantId: string,
   slug: string,
   keys: ProviderKeys,
@@ -139,13 +151,14 @@ export async function putTenantProviderKeys(
       provider: slug,
       sealedKeys: deps.sealer.seal(JSON.stringify(keys)),
       applicationId,
-      updatedBy: adminKeyId,
+      updatedBy: audit.actor.id,
     });
+    await recordAudit(tx, audit, "tenant.provider_keys", { tenantId, provider: slug });
     const keySources = before ? ["tenant"] : ["tenant", "instance"];
     return moveConnectionsAfterKeyChange(tx, deps, { provider: slug, tenantId, keySources, keptApplicationId: applicationId });
   });
   deps.providerConfig.invalidate();
-  return { ...(await getTenantProviderKeys(deps, tenantId, slug)), reauth_required: reauthRequired };
+  return { ...(await tenantProviderKeysOf(deps, tenantId, slug)), reauth_required: reauthRequired };
 }
 
 /**
@@ -154,15 +167,17 @@ export async function putTenantProviderKeys(
  */
 export async function removeTenantProviderKeys(
   deps: CoreDeps,
+  audit: AuditContext,
   tenantId: string,
   slug: string,
 ): Promise<TenantProviderKeysDto & { reauth_required: number }> {
   await requireTenant(deps.db, tenantId);
   keyedConnector(deps.providers, slug);
   const reauthRequired = await deps.db.$transaction(async (tx) => {
+    await recordAudit(tx, audit, "tenant.provider_keys.delete", { tenantId, provider: slug });
     if (!(await deleteTenantProviderKeys(tx, tenantId, slug))) return 0;
     return moveConnectionsAfterKeyChange(tx, deps, { provider: slug, tenantId, keySources: ["tenant"], keptApplicationId: null });
   });
   deps.providerConfig.invalidate();
-  return { ...(await getTenantProviderKeys(deps, tenantId, slug)), reauth_required: reauthRequired };
+  return { ...(await tenantProviderKeysOf(deps, tenantId, slug)), reauth_required: reauthRequired };
 }

@@ -19,6 +19,7 @@ import {
   type WebhookEndpointRow,
 } from "../repositories/webhook-endpoint-repository.ts";
 import { checkWebhookUrl } from "../webhooks/address-guard.ts";
+import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { toWebhookEndpointDto, type CreatedWebhookEndpointDto, type WebhookEndpointDto } from "./webhook-dto.ts";
 
 /** Endpoints a tenant may have (spec, Limits). */
@@ -75,6 +76,7 @@ export async function requireWebhookEndpoint(db: DbClient, tenantId: string, end
  */
 export async function createWebhookEndpoint(
   { db, sealer, webhooks }: Pick<CoreDeps, "db" | "sealer" | "webhooks">,
+  audit: AuditContext,
   tenantId: string,
   input: WebhookEndpointInput,
 ): Promise<CreatedWebhookEndpointDto> {
@@ -86,12 +88,14 @@ export async function createWebhookEndpoint(
     if ((await countWebhookEndpoints(tx, tenantId)) >= WEBHOOK_ENDPOINTS_MAX) {
       throw new AppError("conflict", `A tenant has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints: delete one first.`);
     }
-    return insertWebhookEndpoint(tx, tenantId, {
+    const inserted = await insertWebhookEndpoint(tx, tenantId, {
       url,
       description: input.description ?? "",
       eventTypes,
       secretSealed: sealer.seal(secret),
     });
+    await recordAudit(tx, audit, "webhook.create", { tenantId, resource: { type: "webhook", id: inserted.id } });
+    return inserted;
   });
   return { ...toWebhookEndpointDto(row), secret };
 }
@@ -120,6 +124,7 @@ export async function getWebhookEndpoint(db: DbClient, tenantId: string, endpoin
  */
 export async function updateWebhookEndpoint(
   { db, webhooks }: Pick<CoreDeps, "db" | "webhooks">,
+  audit: AuditContext,
   tenantId: string,
   endpointId: string,
   patch: WebhookEndpointPatch,
@@ -131,6 +136,7 @@ export async function updateWebhookEndpoint(
   return db.$transaction(async (tx) => {
     const status = await lockWebhookEndpoint(tx, tenantId, endpointId, "update");
     if (status === null) throw endpointNotFound();
+    await recordAudit(tx, audit, "webhook.update", { tenantId, resource: { type: "webhook", id: endpointId } });
     if (patch.enabled === false && status === "active") {
       Object.assign(change, { status: "disabled", disabledReason: DISABLED_BY_TENANT });
       await parkPendingDeliveriesOfEndpoint(tx, endpointId);
@@ -144,8 +150,11 @@ export async function updateWebhookEndpoint(
 }
 
 /** DELETE /v1/webhooks/{webhook_id}: the endpoint with every delivery and attempt of it. */
-export async function deleteWebhookEndpoint(db: DbClient, tenantId: string, endpointId: string): Promise<void> {
-  if (!(await deleteWebhookEndpointRow(db, tenantId, endpointId))) throw endpointNotFound();
+export async function deleteWebhookEndpoint(db: CoreDeps["db"], audit: AuditContext, tenantId: string, endpointId: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    if (!(await deleteWebhookEndpointRow(tx, tenantId, endpointId))) throw endpointNotFound();
+    await recordAudit(tx, audit, "webhook.delete", { tenantId, resource: { type: "webhook", id: endpointId } });
+  });
 }
 
 /**
@@ -155,10 +164,14 @@ export async function deleteWebhookEndpoint(db: DbClient, tenantId: string, endp
  */
 export async function rotateWebhookSecret(
   { db, sealer }: Pick<CoreDeps, "db" | "sealer">,
+  audit: AuditContext,
   tenantId: string,
   endpointId: string,
 ): Promise<{ secret: string }> {
   const secret = generateWebhookSecret();
-  if (!(await setWebhookEndpointSecret(db, tenantId, endpointId, sealer.seal(secret)))) throw endpointNotFound();
+  await db.$transaction(async (tx) => {
+    if (!(await setWebhookEndpointSecret(tx, tenantId, endpointId, sealer.seal(secret)))) throw endpointNotFound();
+    await recordAudit(tx, audit, "webhook.rotate_secret", { tenantId, resource: { type: "webhook", id: endpointId } });
+  });
   return { secret };
 }

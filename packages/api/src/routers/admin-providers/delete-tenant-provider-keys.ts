@@ -1,4 +1,4 @@
-import { removeTenantProviderKeys } from "@svc/core";
+import { auditContextOf, removeTenantProviderKeys } from "@svc/core";
 import { adminProcedure } from "../../middlewares/authenticate.ts";
 import {
   deleteTenantProviderKeysMeta,
@@ -10,4 +10,4 @@ export const deleteTenantProviderKeys = adminProcedure
   .meta(deleteTenantProviderKeysMeta)
   .input(ZDeleteTenantProviderKeysRequestSchema)
   .output(ZDeleteTenantProviderKeysResponseSchema)
-  .mutation(({ ctx, input }) => removeTenantProviderKeys(ctx.deps, input.tenant_id, input.provider));
+  .mutation(({ ctx, input }) => removeTenantProviderKeys(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), input.tenant_id, input.provider));

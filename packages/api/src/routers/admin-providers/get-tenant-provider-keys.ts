@@ -1,4 +1,4 @@
-import { getTenantProviderKeys as readTenantProviderKeys } from "@svc/core";
+import { auditContextOf, getTenantProviderKeys as readTenantProviderKeys } from "@svc/core";
 import { adminProcedure } from "../../middlewares/authenticate.ts";
 import { getTenantProviderKeysMeta, ZGetTenantProviderKeysRequestSchema, ZGetTenantProviderKeysResponseSchema } from "./get-tenant-provider-keys.types.ts";
 
@@ -6,4 +6,4 @@ export const getTenantProviderKeys = adminProcedure
   .meta(getTenantProviderKeysMeta)
   .input(ZGetTenantProviderKeysRequestSchema)
   .output(ZGetTenantProviderKeysResponseSchema)
-  .query(({ ctx, input }) => readTenantProviderKeys(ctx.deps, input.tenant_id, input.provider));
+  .query(({ ctx, input }) => readTenantProviderKeys(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), input.tenant_id, input.provider));

@@ -1,4 +1,4 @@
-import { putInstanceProviderKeys } from "@svc/core";
+import { auditContextOf, putInstanceProviderKeys } from "@svc/core";
 import { adminProcedure } from "../../middlewares/authenticate.ts";
 import { setInstanceProviderKeysMeta, ZSetInstanceProviderKeysRequestSchema, ZSetInstanceProviderKeysResponseSchema } from "./set-instance-provider-keys.types.ts";
 
@@ -6,4 +6,4 @@ export const setInstanceProviderKeys = adminProcedure
   .meta(setInstanceProviderKeysMeta)
   .input(ZSetInstanceProviderKeysRequestSchema)
   .output(ZSetInstanceProviderKeysResponseSchema)
-  .mutation(({ ctx, input }) => putInstanceProviderKeys(ctx.deps, ctx.principal.adminKeyId, input.provider, input.keys));
+  .mutation(({ ctx, input }) => putInstanceProviderKeys(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), input.provider, input.keys));

@@ -1,4 +1,4 @@
-import { setInstanceProviderSwitch } from "@svc/core";
+import { auditContextOf, setInstanceProviderSwitch } from "@svc/core";
 import { adminProcedure } from "../../middlewares/authenticate.ts";
 import { updateInstanceProviderMeta, ZUpdateInstanceProviderRequestSchema, ZUpdateInstanceProviderResponseSchema } from "./update-instance-provider.types.ts";
 
@@ -6,4 +6,4 @@ export const updateInstanceProvider = adminProcedure
   .meta(updateInstanceProviderMeta)
   .input(ZUpdateInstanceProviderRequestSchema)
   .output(ZUpdateInstanceProviderResponseSchema)
-  .mutation(({ ctx, input }) => setInstanceProviderSwitch(ctx.deps, ctx.principal.adminKeyId, input.provider, input.enabled));
+  .mutation(({ ctx, input }) => setInstanceProviderSwitch(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), input.provider, input.enabled));

@@ -1,4 +1,4 @@
-import { deleteWebhookEndpoint } from "@svc/core";
+import { auditContextOf, deleteWebhookEndpoint } from "@svc/core";
 import { tenantProcedure } from "../../middlewares/authenticate.ts";
 import { deleteWebhookMeta, ZDeleteWebhookRequestSchema, ZDeleteWebhookResponseSchema } from "./delete-webhook.types.ts";
 
@@ -7,6 +7,6 @@ export const deleteWebhook = tenantProcedure
   .input(ZDeleteWebhookRequestSchema)
   .output(ZDeleteWebhookResponseSchema)
   .mutation(async ({ ctx, input }) => {
-    await deleteWebhookEndpoint(ctx.deps.db, ctx.principal.tenantId, input.webhook_id);
+    await deleteWebhookEndpoint(ctx.deps.db, auditContextOf(ctx.principal, ctx.requestId), ctx.principal.tenantId, input.webhook_id);
     ctx.response.status = 204;
   });

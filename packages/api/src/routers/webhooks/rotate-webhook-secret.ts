@@ -1,4 +1,4 @@
-import { rotateWebhookSecret as rotateWebhookSecretService } from "@svc/core";
+import { auditContextOf, rotateWebhookSecret as rotateWebhookSecretService } from "@svc/core";
 import { tenantProcedure } from "../../middlewares/authenticate.ts";
 import {
   rotateWebhookSecretMeta,
@@ -11,7 +11,7 @@ export const rotateWebhookSecret = tenantProcedure
   .input(ZRotateWebhookSecretRequestSchema)
   .output(ZRotateWebhookSecretResponseSchema)
   .mutation(async ({ ctx, input }) => {
-    const rotated = await rotateWebhookSecretService(ctx.deps, ctx.principal.tenantId, input.webhook_id);
+    const rotated = await rotateWebhookSecretService(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), ctx.principal.tenantId, input.webhook_id);
     ctx.response.headers["Cache-Control"] = "no-store";
     return rotated;
   });

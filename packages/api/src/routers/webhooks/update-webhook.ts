@@ -1,4 +1,4 @@
-import { updateWebhookEndpoint } from "@svc/core";
+import { auditContextOf, updateWebhookEndpoint } from "@svc/core";
 import { tenantProcedure } from "../../middlewares/authenticate.ts";
 import { updateWebhookMeta, ZUpdateWebhookRequestSchema, ZUpdateWebhookResponseSchema } from "./update-webhook.types.ts";
 
@@ -8,5 +8,5 @@ export const updateWebhook = tenantProcedure
   .output(ZUpdateWebhookResponseSchema)
   .mutation(({ ctx, input }) => {
     const { webhook_id, ...patch } = input;
-    return updateWebhookEndpoint(ctx.deps, ctx.principal.tenantId, webhook_id, patch);
+    return updateWebhookEndpoint(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), ctx.principal.tenantId, webhook_id, patch);
   });

@@ -1,0 +1,65 @@
+import type { CreatedAtCursor } from "../cursor.ts";
+import type { DbClient } from "./db-client.ts";
+
+export interface AuditEntryWrite {
+  actorKind: "admin" | "tenant";
+  actorId: string;
+  action: string;
+  tenantId: string | null;
+  userId?: string | null;
+  provider?: string | null;
+  resourceType?: string | null;
+  resourceId?: string | null;
+  requestId: string | null;
+}
+
+const auditEntryFields = {
+  id: true,
+  createdAt: true,
+  actorKind: true,
+  actorId: true,
+  action: true,
+  tenantId: true,
+  userId: true,
+  provider: true,
+  resourceType: true,
+  resourceId: true,
+  requestId: true,
+} as const;
+
+export interface AuditEntryRow {
+  id: string;
+  createdAt: Date;
+  actorKind: string;
+  actorId: string;
+  action: string;
+  tenantId: string | null;
+  userId: string | null;
+  provider: string | null;
+  resourceType: string | null;
+  resourceId: string | null;
+  requestId: string | null;
+}
+
+export async function insertAuditEntry(db: DbClient, entry: AuditEntryWrite): Promise<void> {
+  await db.auditEntry.create({ data: entry, select: { id: true } });
+}
+
+/** Which log: the instance's (every admin entry) or one tenant's (every entry about it). */
+export type AuditLog = { kind: "instance" } | { kind: "tenant"; tenantId: string };
+
+/** Entries of one log, newest first, after the cursor; one row more than `limit`. */
+export function listAuditEntries(db: DbClient, log: AuditLog, limit: number, before: CreatedAtCursor | undefined): Promise<AuditEntryRow[]> {
+  const beforeDate = before && new Date(before.t);
+  return db.auditEntry.findMany({
+    where: {
+      ...(log.kind === "instance" ? { actorKind: "admin" } : { tenantId: log.tenantId }),
+      ...(beforeDate && {
+        OR: [{ createdAt: { lt: beforeDate } }, { createdAt: beforeDate, id: { lt: before.id } }],
+      }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: auditEntryFields,
+  });
+}

@@ -1,0 +1,107 @@
+import type { CoreDeps } from "../deps.ts";
+import { listAuditLog, recordAudit, type AuditContext } from "./audit-log.ts";
+import { listConnections } from "./connections.ts";
+import { getDeletionJob } from "./deletions.ts";
+import { getPipeline } from "./pipeline.ts";
+import { requireTenant } from "./provider-keys.ts";
+import { getSampleStats } from "./sample-stats.ts";
+import { listSamples } from "./samples.ts";
+import { getSyncRun } from "./sync-runs.ts";
+import { requireActiveUser } from "./users.ts";
+import { getWebhookEndpoint, rotateWebhookSecret } from "./webhook-endpoints.ts";
+
+/*
+ * Read-only mirrors of tenant routes for an instance admin: the tenant comes from the path
+ * (404 when unknown) and the tenant route's service answers. Each read is recorded in the
+ * audit log once it succeeded (a refused read changes nothing).
+ */
+
+/** GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}. */
+export async function getWebhookForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, webhookId: string) {
+  await requireTenant(deps.db, tenantId);
+  const endpoint = await getWebhookEndpoint(deps.db, tenantId, webhookId);
+  await recordAudit(deps.db, audit, "webhook.read", { tenantId, resource: { type: "webhook", id: webhookId } });
+  return endpoint;
+}
+
+/** POST /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret: recorded with the rotation, in its transaction. */
+export async function rotateWebhookSecretForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, webhookId: string) {
+  await requireTenant(deps.db, tenantId);
+  return rotateWebhookSecret(deps, audit, tenantId, webhookId);
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/samples. */
+export async function listSamplesForAdmin(
+  deps: CoreDeps,
+  audit: AuditContext,
+  tenantId: string,
+  userId: string,
+  query: Parameters<typeof listSamples>[2],
+) {
+  await requireTenant(deps.db, tenantId);
+  const user = await requireActiveUser(deps.db, tenantId, userId);
+  const page = await listSamples(deps.db, user.id, query);
+  await recordAudit(deps.db, audit, "samples.read", { tenantId, userId, resource: { type: "quantity_type", id: query.type } });
+  return page;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/samples/stats. */
+export async function getSampleStatsForAdmin(
+  deps: CoreDeps,
+  audit: AuditContext,
+  tenantId: string,
+  userId: string,
+  query: Parameters<typeof getSampleStats>[2],
+) {
+  await requireTenant(deps.db, tenantId);
+  const user = await requireActiveUser(deps.db, tenantId, userId);
+  const stats = await getSampleStats(deps.db, user.id, query);
+  await recordAudit(deps.db, audit, "samples.stats.read", { tenantId, userId, resource: { type: "quantity_type", id: query.type } });
+  return stats;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/connections. */
+export async function listConnectionsForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string) {
+  await requireTenant(deps.db, tenantId);
+  const connections = await listConnections(deps, tenantId, userId);
+  await recordAudit(deps.db, audit, "connections.read", { tenantId, userId });
+  return connections;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs/{run_id}. */
+export async function getSyncRunForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string, runId: number) {
+  await requireTenant(deps.db, tenantId);
+  const run = await getSyncRun(deps.db, tenantId, userId, runId);
+  await recordAudit(deps.db, audit, "sync_run.read", { tenantId, userId, provider: run.provider, resource: { type: "sync_run", id: String(runId) } });
+  return run;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/deletions/{job_id}. */
+export async function getDeletionJobForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, jobId: string) {
+  await requireTenant(deps.db, tenantId);
+  const job = await getDeletionJob(deps.db, tenantId, jobId);
+  const target = { tenantId, userId: job.user_id, resource: { type: "deletion_job", id: jobId } };
+  await recordAudit(deps.db, audit, "deletion.read", job.provider === null ? target : { ...target, provider: job.provider });
+  return job;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/pipeline. */
+export async function getPipelineForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string) {
+  await requireTenant(deps.db, tenantId);
+  const pipeline = await getPipeline(deps, tenantId);
+  await recordAudit(deps.db, audit, "pipeline.read", { tenantId });
+  return pipeline;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/audit-log: the tenant's log, newest first; the read itself is recorded after it. */
+export async function listTenantAuditLogForAdmin(
+  deps: CoreDeps,
+  audit: AuditContext,
+  tenantId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  await requireTenant(deps.db, tenantId);
+  const entries = await listAuditLog(deps.db, { kind: "tenant", tenantId }, page);
+  await recordAudit(deps.db, audit, "audit_log.read", { tenantId });
+  return entries;
+}
