@@ -363,6 +363,45 @@ describe("paging", () => {
     }
   });
 
+  it("pages past instants shared by two devices and past records a page leaves out", async () => {
+    const ids = async (user: string, query: string) => (await allPages(user, query, 1)).observations.map((o) => o.id.split("-")[0]);
+    // Two devices at 07:00, one at 09:00: every panel, one a page.
+    const pairs = await createUser(svc, key);
+    const pair = (time: string, device: string) => [sample("blood_pressure_systolic", 120, time, { device }), sample("blood_pressure_diastolic", 80, time, { device })];
+    await writeSamples(svc, pairs, "withings", [...pair("2026-07-01T07:00:00Z", "A"), ...pair("2026-07-01T07:00:00Z", "B"), ...pair("2026-07-01T09:00:00Z", "A")]);
+    expect(await ids(pairs, "view=all")).toEqual(["bp", "bp", "bp"]);
+    // Lone diastolic readings first: the systolic filter leaves them out, and paging goes on to the pair.
+    const lone = await createUser(svc, key);
+    await writeSamples(svc, lone, "withings", [
+      sample("blood_pressure_diastolic", 80, "2026-07-01T07:00:00Z"),
+      sample("blood_pressure_diastolic", 81, "2026-07-01T07:10:00Z"),
+      ...pair("2026-07-01T09:00:00Z", "A"),
+    ]);
+    expect(await ids(lone, "code=http://loinc.org|8480-6")).toEqual(["bp"]);
+    // Summaries svc derived come first and are left out of the merged view: paging reaches the provider's own.
+    const days = await createUser(svc, key);
+    await writeSamples(svc, days, "apple_health", [
+      sample("step_count", 100, "2026-07-01T09:00:00Z", { end_date: at("2026-07-01T09:10:00Z"), source: "apple" }),
+      sample("step_count", 100, "2026-07-02T09:00:00Z", { end_date: at("2026-07-02T09:10:00Z"), source: "apple" }),
+    ]);
+    await writeDaily(svc, days, "garmin", [{ date: "2026-07-05", steps: 9000, source: "garmin" }]);
+    expect(await ids(days, "code=daily_summary")).toEqual(["daily"]);
+  });
+
+  it("refuses a cursor that does not fit its kind or time with a 400", async () => {
+    const user = await createUser(svc, key);
+    const cursor = (c: object) => Buffer.from(JSON.stringify(c)).toString("base64url");
+    for (const c of [
+      { t: "2026-01-01T00:00:00.000Z", k: "quantity_sample", id: "00000000-0000-4000-8000-000000000000" },
+      { t: "2026-01-01T00:00:00.000Z", k: "ecg_recording", id: "12" },
+      { t: "2026-01-01T00:00:00.000Z", k: "blood_pressure", id: "9999999999999999999" },
+      { t: "0000-01-01T00:00:00.000Z", k: "sleep_session", id: "00000000-0000-4000-8000-000000000000" },
+    ]) {
+      const answer = await svc.call(search(user, `cursor=${cursor(c)}`), { key });
+      expect(answer.status, JSON.stringify(c)).toBe(400);
+    }
+  });
+
   it("ends a page at its 100th ECG recording with a next link", async () => {
     const user = await createUser(svc, key);
     const recordings = Array.from({ length: 101 }, (_, i) => ({

@@ -94,7 +94,7 @@ function ofCodeToken(token: string, systems: FhirSystems): ObservationFilter {
 
 /** `category`: one HL7 observation-category code, bare or with its system. */
 function ofCategoryToken(token: string): ObservationFilter {
-  const bar = token.lastIndexOf("|");
+  const bar = token.indexOf("|");
   const system = bar === -1 ? undefined : token.slice(0, bar);
   const code = bar === -1 ? token : token.slice(bar + 1);
   if (token.includes(",")) throw new AppError("bad_request", "category takes one value");

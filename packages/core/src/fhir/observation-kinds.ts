@@ -16,7 +16,9 @@ export type ObservationKind = (typeof OBSERVATION_KINDS)[number]["kind"];
 
 /** Kinds that are whole records of their own table (not quantity samples or panels of them). */
 export type RecordKind = Exclude<ObservationKind, "quantity_sample" | "blood_pressure">;
-export const RECORD_KINDS: readonly RecordKind[] = ["sleep_session", "workout", "daily_summary", "ecg_recording", "nutrition_log"];
+export const RECORD_KINDS = OBSERVATION_KINDS.map((k) => k.kind).filter(
+  (kind): kind is RecordKind => kind !== "quantity_sample" && kind !== "blood_pressure",
+);
 
 /** Where a kind sorts among records at the same time. */
 export const kindRank = (kind: ObservationKind): number => OBSERVATION_KINDS.findIndex((k) => k.kind === kind);

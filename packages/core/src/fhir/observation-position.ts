@@ -13,13 +13,23 @@ export interface ObservationPosition {
   id: string;
 }
 
+/** Kinds whose records have bigint ids (samples, and panels named by a sample); the others have uuids. */
+const BIGINT_ID_KINDS: ReadonlySet<ObservationKind> = new Set(["quantity_sample", "blood_pressure"]);
+const MAX_BIGINT_ID = 9_223_372_036_854_775_807n;
+const BIGINT_ID = /^\d{1,19}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const ObservationCursor = z
   .object({
-    t: z.iso.datetime(),
+    t: z.iso.datetime().refine((t) => t >= "0001-01-01", "time out of range"),
     k: z.enum(OBSERVATION_KINDS.map((k) => k.kind) as [ObservationKind, ...ObservationKind[]]),
-    id: z.string().regex(/^(\d{1,19}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/),
+    id: z.string(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (c) => (BIGINT_ID_KINDS.has(c.k) ? BIGINT_ID.test(c.id) && BigInt(c.id) <= MAX_BIGINT_ID : UUID.test(c.id)),
+    "id does not fit the kind",
+  );
 
 export const encodeObservationCursor = (p: ObservationPosition): string =>
   encodeCursor({ t: p.t.toISOString(), k: p.kind, id: p.id });
@@ -29,8 +39,6 @@ export function decodeObservationCursor(cursor: string | undefined): Observation
   const c = decodeCursor(cursor, ObservationCursor);
   return { t: new Date(c.t), kind: c.k, id: c.id };
 }
-
-const BIGINT_ID_KINDS: ReadonlySet<ObservationKind> = new Set(["quantity_sample", "blood_pressure"]);
 
 function compareIds(kind: ObservationKind, a: string, b: string): number {
   if (BIGINT_ID_KINDS.has(kind)) {
@@ -53,7 +61,6 @@ function boundAtSameTime(after: ObservationPosition, kind: ObservationKind): "al
   return order > 0 ? "all_after" : order < 0 ? "all_before" : "by_id";
 }
 
-const MAX_BIGINT_ID = 9_223_372_036_854_775_807n;
 const MIN_UUID = "00000000-0000-0000-0000-000000000000";
 const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 

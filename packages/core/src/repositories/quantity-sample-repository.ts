@@ -201,7 +201,7 @@ export async function listSampleStartTimes(
   q: { userId: string; types: readonly string[]; from?: Date | undefined; start?: Date | undefined; end?: Date | undefined; limit: number },
 ): Promise<Date[]> {
   const perType = q.types.map(
-    (type) => Prisma.sql`(SELECT s.start_date FROM quantity_samples s
+    (type) => Prisma.sql`(SELECT DISTINCT s.start_date FROM quantity_samples s
       WHERE s.user_id = ${q.userId}::uuid AND s.type = ${type}
         ${q.from ? Prisma.sql`AND s.start_date >= ${q.from}` : Prisma.empty}
         ${q.start ? Prisma.sql`AND s.start_date >= ${q.start}` : Prisma.empty}

@@ -1,7 +1,7 @@
 import type { Observation } from "fhir/r4.js";
 import type { WorkoutDto } from "../../services/workouts.ts";
 import { LOINC } from "../fhir-systems.ts";
-import { codeOrNull, figureComponent, minutesOf, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
+import { codeOrNull, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
 
 /** `workout-{id}`: a workout over its period, valued as its duration in minutes, its activity type as a component. */
 export function workoutObservation(ctx: ObservationContext, workout: WorkoutDto): Observation {
@@ -19,7 +19,7 @@ export function workoutObservation(ctx: ObservationContext, workout: WorkoutDto)
       category: "activity",
       effective: { effectivePeriod: { start: workout.start_date, end: workout.end_date } },
     }),
-    valueQuantity: quantityOf(minutesOf(workout.duration_seconds) ?? 0, "min"),
+    valueQuantity: quantityOf(workout.duration_seconds / 60, "min"),
     ...withComponents([
       {
         code: { coding: [{ system: systems.figure, code: "activity_type" }], text: "activity_type" },

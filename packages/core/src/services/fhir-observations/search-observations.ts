@@ -52,10 +52,11 @@ async function sampleTypesToRead(db: DbClient, userId: string, filter: Observati
 
 /**
  * Cuts one page from the slices: entries in order up to the nearest horizon, at most `limit`,
- * ending after the page's ECG_RECORDINGS_PER_PAGE-th recording. More follow when entries were
- * left or a slice has more.
+ * ending after the page's ECG_RECORDINGS_PER_PAGE-th recording. `next` is where the next page
+ * starts: after the page's last entry when the page was cut short, else after the horizon
+ * (past entries a source read and left out), or none on the last page.
  */
-function cutPage(slices: readonly SourceSlice[], limit: number): { page: ObservationEntry[]; more: boolean } {
+function cutPage(slices: readonly SourceSlice[], limit: number): { page: ObservationEntry[]; next: ObservationPosition | undefined } {
   const horizons = slices.flatMap((slice) => slice.horizon ?? []);
   const horizon = horizons.sort(comparePositions)[0];
   const candidates = slices
@@ -67,9 +68,10 @@ function cutPage(slices: readonly SourceSlice[], limit: number): { page: Observa
   for (const entry of candidates) {
     if (page.length === limit) break;
     page.push(entry);
-    if (entry.position.kind === "ecg_recording" && ++recordings === ECG_RECORDINGS_PER_PAGE) break;
+    if (entry.position.kind === "ecg_recording" && ++recordings === ECG_RECORDINGS_PER_PAGE) return { page, next: entry.position };
   }
-  return { page, more: page.length < candidates.length || horizon !== undefined };
+  if (page.length < candidates.length) return { page, next: page.at(-1)?.position };
+  return { page, next: horizon };
 }
 
 function searchLink(settings: ObservationSearchSettings, input: ObservationSearchInput, cursor: string | undefined): string {
@@ -108,19 +110,17 @@ export async function searchObservations(
     ...(panel ? [bloodPressureSlice(q, panel)] : []),
     ...[...filter.records].map((kind) => RECORD_SLICES[kind](q)),
   ]);
-  const { page, more } = cutPage(slices, input.limit);
+  const { page, next } = cutPage(slices, input.limit);
   const recordings = page.filter((entry) => entry.position.kind === "ecg_recording").map((entry) => entry.position.id);
   const voltages = await listEcgVoltages(db, recordings);
 
-  const last = page.at(-1);
-  const next = more && last ? encodeObservationCursor(last.position) : undefined;
   const observations = page.map((entry) => entry.render(voltages));
   return {
     resourceType: "Bundle",
     type: "searchset",
     link: [
       { relation: "self", url: searchLink(settings, input, input.cursor) },
-      ...(next !== undefined ? [{ relation: "next", url: searchLink(settings, input, next) }] : []),
+      ...(next ? [{ relation: "next", url: searchLink(settings, input, encodeObservationCursor(next)) }] : []),
     ],
     ...(observations.length > 0 && {
       entry: observations.map((resource) => ({
