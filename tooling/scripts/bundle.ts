@@ -35,6 +35,8 @@ await build({
   format: "esm",
   target: "node22",
   sourcemap: true,
+  // dist/main.js is also the CLI's `bin`.
+  banner: { js: "#!/usr/bin/env node" },
   logLevel: "warning",
   plugins: [thirdPartyExternal],
 });

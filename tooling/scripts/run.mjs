@@ -68,7 +68,8 @@ switch (command) {
     runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
     break;
   case "svc":
-    run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"]);
+    // Build output goes to stderr: stdout of `svc mcp` carries only protocol messages.
+    run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"], { stdio: ["ignore", 2, 2] });
     runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
     break;
   case "test":

@@ -15,3 +15,15 @@ export function readCliEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
   }
   return parsed.data;
 }
+
+/** What `svc mcp` reads; it needs no database, so none of the settings above. */
+export interface McpLauncherEnv {
+  SVC_MCP_URL: string | undefined;
+  SVC_MCP_KEY: string | undefined;
+  SVC_PUBLIC_URL: string | undefined;
+}
+
+export function readMcpLauncherEnv(source: NodeJS.ProcessEnv = process.env): McpLauncherEnv {
+  const value = (name: string) => (source[name] ? source[name] : undefined);
+  return { SVC_MCP_URL: value("SVC_MCP_URL"), SVC_MCP_KEY: value("SVC_MCP_KEY"), SVC_PUBLIC_URL: value("SVC_PUBLIC_URL") };
+}

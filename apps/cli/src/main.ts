@@ -1,7 +1,10 @@
 import { Command, InvalidArgumentError } from "commander";
 import { createAdminKey, createTenant } from "@svc/core";
 import { withDatabase } from "./database.ts";
-import { readCliEnv } from "./env.ts";
+import { readCliEnv, readMcpLauncherEnv } from "./env.ts";
+import { checkInstance } from "./mcp/check-instance.ts";
+import { forwardStdio } from "./mcp/forward-stdio.ts";
+import { resolveMcpTarget } from "./mcp/mcp-target.ts";
 import { formatSeedResult, seedUser } from "./seed/seed-user.ts";
 
 const program = new Command("svc").description("svc command line").showHelpAfterError();
@@ -41,6 +44,18 @@ program
     // withDatabase applies pending migrations before it runs anything.
     await withDatabase(readCliEnv(), async () => undefined);
     console.log("Migrations are up to date.");
+  });
+
+program
+  .command("mcp")
+  .description(
+    "MCP over stdio for a local assistant: forwards every message to an instance's /mcp (no database needed). " +
+      "SVC_MCP_URL: the instance (default SVC_PUBLIC_URL, then http://localhost:8080); SVC_MCP_KEY: a tenant API key or a user token with scope read",
+  )
+  .action(async () => {
+    const target = resolveMcpTarget(readMcpLauncherEnv());
+    await checkInstance(target);
+    await forwardStdio(target);
   });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

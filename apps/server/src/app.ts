@@ -15,6 +15,7 @@ import { oauthCallbackRouter } from "./oauth/callback-router.ts";
 import { connectRouter } from "./connect/connect-router.ts";
 import { notificationsRouter } from "./inbound/notifications-router.ts";
 import { demoRouter } from "./demo/demo-router.ts";
+import { mcpRouter } from "./mcp/mcp-router.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -51,6 +52,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
   app.use(notificationsRouter(deps));
   // The built-in demo provider: its consent page, OAuth endpoints and API.
   app.use("/demo", demoRouter(deps));
+  // MCP for assistants: read-only tools over the same procedures as /v1.
+  app.use(mcpRouter(deps));
 
   app.use(
     "/v1",

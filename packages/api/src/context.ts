@@ -6,6 +6,11 @@ export interface ApiContext {
   requestId: string;
   /** The raw Authorization header; resolved to a principal only by procedures that need one. */
   authorization: string | undefined;
+  /**
+   * A principal the host already resolved (MCP authenticates once per request); procedures
+   * then use it instead of resolving `authorization`. REST and /trpc leave it unset.
+   */
+  principal?: Principal | undefined;
   /** The Idempotency-Key header, when sent. */
   idempotencyKey: string | undefined;
   /** Status and headers a procedure sets on its answer (REST only honours the status). */

@@ -19,6 +19,7 @@ export * from "./services/sample-writer.ts";
 export * from "./services/sample-stats.ts";
 export * from "./catalog/index.ts";
 export * from "./services/coverage.ts";
+export * from "./services/processing-backlog.ts";
 export * from "./services/category-sample-writer.ts";
 export * from "./services/category-samples.ts";
 export * from "./services/sleep-writer.ts";

@@ -1,10 +1,16 @@
 import { authenticate, bearerSecret, requirePrincipalKind, requireReaderPrincipal, type PrincipalKind, type TokenScope } from "@svc/core";
+import type { ApiContext } from "../context.ts";
 import { publicProcedure } from "../trpc.ts";
+
+/** The caller's principal: the one the host resolved, or the bearer secret's (401 when bad). */
+function principalOf(ctx: ApiContext) {
+  return ctx.principal ?? authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+}
 
 /** A procedure that takes one kind of secret: 401 for a bad secret, 403 for another kind. */
 function procedureFor<K extends PrincipalKind>(kind: K) {
   return publicProcedure.use(async ({ ctx, next }) => {
-    const principal = await authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+    const principal = await principalOf(ctx);
     return next({ ctx: { principal: requirePrincipalKind(principal, kind) } });
   });
 }
@@ -19,7 +25,7 @@ export const adminProcedure = procedureFor("admin");
  */
 function tenantOrUserProcedure(scope: TokenScope) {
   return publicProcedure.use(async ({ ctx, next }) => {
-    const principal = await authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+    const principal = await principalOf(ctx);
     return next({ ctx: { principal: requireReaderPrincipal(principal, scope) } });
   });
 }
