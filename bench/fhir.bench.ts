@@ -23,6 +23,7 @@ import {
   type QuantitySampleRecord,
 } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { ms, pct, timed as timedRuns } from "./timing.ts";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const origin = Date.parse("2025-01-01T00:00:00Z");
@@ -122,18 +123,7 @@ console.log(`loaded ${rows[0].n} records (${samples} generated samples) in ${((p
 // ---- Measure ----------------------------------------------------------------------
 const randomStart = () => new Date(origin + Math.floor(Math.random() * (YEAR_DAYS - 2) * DAY)).toISOString();
 
-async function timed(run: () => Promise<unknown>): Promise<number[]> {
-  await run(); // warm up
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-const pct = (times: number[], p: number) => times[Math.floor((times.length - 1) * p)]!;
-const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+const timed = (run: () => Promise<unknown>) => timedRuns(iterations, run);
 
 const settings = { codeSystemBase: "https://svc.example/fhir/CodeSystem", searchUrl: `https://svc.example/v1/users/${user}/fhir/Observation` };
 const samplesPage = (view: "merged" | "all") => timed(() => listSamples(db, user, { type: "heart_rate", view, limit: 100, start: randomStart() }));

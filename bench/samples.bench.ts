@@ -11,6 +11,7 @@ import path from "node:path";
 import pg from "pg";
 import { createTenant, createUser, getSampleStats, listSamples } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { ms, pct, timed as timedRuns } from "./timing.ts";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const bigSamples = Number(process.env.BENCH_BIG_SAMPLES ?? 10_000_000);
@@ -72,18 +73,7 @@ const bigSpanMs = (bigSamples - phoneSamples) * WATCH_STEP_S * 1000;
 const DAY = 86_400_000;
 const randomStart = (spanMs: number, reserveMs: number) => new Date(origin + Math.floor(Math.random() * Math.max(1, spanMs - reserveMs)));
 
-async function timed(run: () => Promise<unknown>): Promise<number[]> {
-  await run(); // warm up
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-const pct = (times: number[], p: number) => times[Math.floor((times.length - 1) * p)]!;
-const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+const timed = (run: () => Promise<unknown>) => timedRuns(iterations, run);
 
 function report(title: string, service: number[], handSql: number[]) {
   const ratio = pct(service, 0.5) / pct(handSql, 0.5);
