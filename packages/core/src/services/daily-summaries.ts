@@ -43,6 +43,13 @@ const DateUuidCursor = z.object({ d: z.iso.date(), id: z.uuid() }).strict();
 /** The metric daily summaries are ranked as (group activity). */
 export const DAILY_SUMMARY_METRIC = "daily_summary";
 
+/** One page of daily summaries in a view (one row more than `limit`); merged: one per date, the best ranked stream's. */
+export async function readDailyPage(db: DbClient, query: DailyPageQuery, view: RecordView): Promise<DailySummaryRow[]> {
+  if (view === "all") return listDailyRows(db, query);
+  const streams = (await listDailySummaryStreams(db, query.userId)).map((s) => ({ ...s, maxDurationSeconds: 86_400 }));
+  return listMergedDailySummaries(db, query, await rankStreamsForMetric(db, query.userId, DAILY_SUMMARY_METRIC, streams));
+}
+
 /**
  * A user's daily summaries by date, then id. start and end are compared as dates: a
  * YYYY-MM-DD, or the date part of an RFC 3339 time as written (its local date). In the
@@ -63,12 +70,6 @@ export async function listDailySummaries(
     after,
     limit: input.limit,
   };
-  let rows: DailySummaryRow[];
-  if (input.view === "all") {
-    rows = await listDailyRows(db, query);
-  } else {
-    const streams = (await listDailySummaryStreams(db, userId)).map((s) => ({ ...s, maxDurationSeconds: 86_400 }));
-    rows = await listMergedDailySummaries(db, query, await rankStreamsForMetric(db, userId, DAILY_SUMMARY_METRIC, streams));
-  }
+  const rows = await readDailyPage(db, query, input.view);
   return toPage(rows, input.limit, toDailyDto, (row) => ({ d: row.date, id: row.id }));
 }

@@ -76,6 +76,12 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
   return rankStreamsForMetric(db, userId, type, await listSampleStreams(db, userId, type));
 }
 
+/** One page of samples of a type in a view (one row more than `limit`). */
+export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
+  if (view === "all") return listQuantitySamples(db, query);
+  return listMergedQuantitySamples(db, query, await rankedSampleStreams(db, query.userId, query.type), matchKindOfType(query.type).kind);
+}
+
 export async function listSamples(
   db: DbClient,
   userId: string,
@@ -91,9 +97,6 @@ export async function listSamples(
     after: decodeAfterBigint(input.cursor),
     limit: input.limit,
   };
-  const rows =
-    input.view === "all"
-      ? await listQuantitySamples(db, query)
-      : await listMergedQuantitySamples(db, query, await rankedSampleStreams(db, userId, input.type), matchKindOfType(input.type).kind);
+  const rows = await readSamplePage(db, query, input.view);
   return toPage(rows, input.limit, toSampleDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
 }

@@ -5,21 +5,16 @@ import { ecgObservation } from "../../fhir/observations/ecg-observation.ts";
 import { nutritionObservation } from "../../fhir/observations/nutrition-observation.ts";
 import { sleepObservation } from "../../fhir/observations/sleep-observation.ts";
 import { workoutObservation } from "../../fhir/observations/workout-observation.ts";
-import {
-  listDailySummaries,
-  listDailySummaryStreams,
-  listMergedDailySummaries,
-  type DailySummaryRow,
-} from "../../repositories/daily-summary-repository.ts";
+import type { DailySummaryRow } from "../../repositories/daily-summary-repository.ts";
 import { listEcgRecordings } from "../../repositories/ecg-repository.ts";
 import { listNutritionLogs } from "../../repositories/nutrition-log-repository.ts";
 import { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "../../repositories/sleep-session-repository.ts";
 import { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "../../repositories/workout-repository.ts";
-import { DAILY_SUMMARY_METRIC, toDailyDto } from "../daily-summaries.ts";
+import { readDailyPage, toDailyDto } from "../daily-summaries.ts";
 import { toEcgDto } from "../ecg-recordings.ts";
 import { toNutritionDto } from "../nutrition.ts";
 import { SLEEP_METRIC, toSessionDto } from "../sleep-sessions.ts";
-import { rankedStreamsOf, rankStreamsForMetric } from "../source-orders.ts";
+import { rankedStreamsOf } from "../source-orders.ts";
 import { toWorkoutDto, WORKOUT_METRIC } from "../workouts.ts";
 import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
@@ -70,13 +65,7 @@ export async function dailySlice(q: SliceQuery): Promise<SourceSlice> {
     after: afterDate(q.after),
     limit: q.limit,
   };
-  let rows: DailySummaryRow[];
-  if (q.view === "all") {
-    rows = await listDailySummaries(q.db, query);
-  } else {
-    const streams = (await listDailySummaryStreams(q.db, q.ctx.userId)).map((s) => ({ ...s, maxDurationSeconds: 86_400 }));
-    rows = await listMergedDailySummaries(q.db, query, await rankStreamsForMetric(q.db, q.ctx.userId, DAILY_SUMMARY_METRIC, streams));
-  }
+  const rows = await readDailyPage(q.db, query, q.view);
   const positionOf = (row: DailySummaryRow) => at("daily_summary", new Date(`${row.date}T00:00:00.000Z`), row.id);
   return sliceOf(
     rows,

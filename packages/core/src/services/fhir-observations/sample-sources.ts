@@ -3,28 +3,14 @@ import { BLOOD_PRESSURE_TYPES } from "../../fhir/observation-kinds.ts";
 import type { PanelHolds } from "../../fhir/observation-filter.ts";
 import { bloodPressureObservation, type BloodPressurePanel } from "../../fhir/observations/blood-pressure-observation.ts";
 import { sampleObservation } from "../../fhir/observations/sample-observation.ts";
-import {
-  listMergedQuantitySamples,
-  listQuantitySamples,
-  listSampleStartTimes,
-  type QuantitySampleRow,
-  type SamplePageQuery,
-} from "../../repositories/quantity-sample-repository.ts";
-import { matchKindOfType, rankedSampleStreams, toSampleDto, type QuantitySampleDto } from "../samples.ts";
+import { listSampleStartTimes, type QuantitySampleRow } from "../../repositories/quantity-sample-repository.ts";
+import { readSamplePage, toSampleDto, type QuantitySampleDto } from "../samples.ts";
 import { sliceOf, type ObservationEntry, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
-
-function readSamples(q: SliceQuery, query: SamplePageQuery): Promise<QuantitySampleRow[]> {
-  return q.view === "all"
-    ? listQuantitySamples(q.db, query)
-    : rankedSampleStreams(q.db, q.ctx.userId, query.type).then((streams) =>
-        listMergedQuantitySamples(q.db, query, streams, matchKindOfType(query.type).kind),
-      );
-}
 
 /** Quantity samples of one type listed alone (`qs-{id}`). */
 export async function samplesSlice(q: SliceQuery, type: string): Promise<SourceSlice> {
   const query = { userId: q.ctx.userId, type, start: q.window.start, end: q.window.end, after: afterBigint(q.after, "quantity_sample"), limit: q.limit };
-  const rows = await readSamples(q, query);
+  const rows = await readSamplePage(q.db, query, q.view);
   const positionOf = (row: QuantitySampleRow): ObservationPosition => ({ t: row.start_date, kind: "quantity_sample", id: row.id.toString() });
   return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }), positionOf);
 }
@@ -65,7 +51,7 @@ export async function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHold
   const [first, last] = [times[0], times.at(-1)];
   if (!first || !last) return { entries: [], horizon: null };
   const readings = async (type: string) =>
-    (await readSamples(q, { userId: q.ctx.userId, type, start: first, end: new Date(last.getTime() + 1), limit: 1_000_000 })).map(toSampleDto);
+    (await readSamplePage(q.db, { userId: q.ctx.userId, type, start: first, end: new Date(last.getTime() + 1), limit: 1_000_000 }, q.view)).map(toSampleDto);
   const [systolic, diastolic] = await Promise.all([readings(BLOOD_PRESSURE_TYPES.systolic), readings(BLOOD_PRESSURE_TYPES.diastolic)]);
   const entries: ObservationEntry[] = pairReadings(systolic, diastolic)
     .filter((panel) => holds({ systolic: panel.systolic !== null, diastolic: panel.diastolic !== null }))
