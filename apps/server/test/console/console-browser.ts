@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { launchBrowser } from "@svc/testing";
+import { expect } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { consoleDistDir } from "../../src/console/console-router.ts";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export interface ConsoleBrowser {
+  browser: Browser;
+  page: Page;
+  /** The text of every answer the console received from the server (for secret checks). */
+  answers: string[];
+  /** Opens /console and signs in with the admin key; resolves once the signed-in shell shows. */
+  signIn(adminKey: string): Promise<void>;
+  /** Runs axe on the current page; fails on serious or critical violations. */
+  expectAccessible(context: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Headless chromium on a laptop-sized window, recording every answer of the instance. */
+export async function openConsoleBrowser(baseUrl: string): Promise<ConsoleBrowser> {
+  if (!consoleDistDir()) throw new Error("apps/console/dist is missing: run `npm test` (it builds the console) or `pnpm turbo run build --filter=@svc/console`.");
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  const answers: string[] = [];
+  page.on("response", (response) => {
+    if (!response.url().startsWith(baseUrl)) return;
+    response.text().then(
+      (text) => answers.push(text),
+      () => undefined,
+    );
+  });
+  return {
+    browser,
+    page,
+    answers,
+    async signIn(adminKey) {
+      await page.goto(`${baseUrl}/console/`);
+      await page.getByLabel("Admin key").fill(adminKey);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign out" }).waitFor();
+    },
+    async expectAccessible(context) {
+      // Evaluated through the DevTools protocol, so the page's CSP (script-src 'self') allows it.
+      await page.evaluate(axeSource);
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+        const result = await axe.run();
+        return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => (n as { target: unknown; failureSummary?: string }).target))} ${(v.nodes[0] as { failureSummary?: string }).failureSummary ?? ""}`);
+      });
+      expect(violations, `accessibility of ${context}`).toEqual([]);
+    },
+    close: () => browser.close(),
+  };
+}
