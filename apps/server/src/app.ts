@@ -16,6 +16,7 @@ import { connectRouter } from "./connect/connect-router.ts";
 import { notificationsRouter } from "./inbound/notifications-router.ts";
 import { demoRouter } from "./demo/demo-router.ts";
 import { mcpRouter } from "./mcp/mcp-router.ts";
+import { setupRouter } from "./setup/setup-router.ts";
 import { consoleRouter } from "./console/console-router.ts";
 
 export interface AppOptions {
@@ -55,6 +56,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
   app.use("/demo", demoRouter(deps));
   // MCP for assistants: read-only tools over the same procedures as /v1.
   app.use(mcpRouter(deps));
+  // The browser first-run setup (GET / offers it while the instance has no tenant; POST /setup).
+  app.use(setupRouter(deps));
   // The admin console (apps/console, built by Vite): static files calling /trpc.
   app.use(consoleRouter());
 

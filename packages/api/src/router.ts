@@ -21,6 +21,7 @@ import { syncRouter } from "./routers/sync/router.ts";
 import { adminMirrorsRouter } from "./routers/admin-mirrors/router.ts";
 import { pipelineRouter } from "./routers/pipeline/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
+import { adminTenantsRouter } from "./routers/admin-tenants/router.ts";
 import { fhirRouter } from "./routers/fhir/router.ts";
 import { router } from "./trpc.ts";
 
@@ -50,6 +51,7 @@ export const appRouter = router({
   pipeline: pipelineRouter,
   adminMirrors: adminMirrorsRouter,
   auditLog: auditLogRouter,
+  adminTenants: adminTenantsRouter,
 });
 
 export type AppRouter = typeof appRouter;

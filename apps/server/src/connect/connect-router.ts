@@ -12,6 +12,7 @@ import express, { type Request, type Response } from "express";
 import { html } from "../pages/html.ts";
 import { sendPage } from "../pages/page.ts";
 import { connectPage, invalidLinkPage } from "./connect-page.ts";
+import { fetchSiteIsSameOrigin, originIsThisInstance } from "../pages/request-origin.ts";
 
 /**
  * The hosted connect page of a connect session (POST /v1/users/{id}/connect-sessions):
@@ -73,21 +74,9 @@ function authorizeOrigins(deps: CoreDeps, providers: readonly ConnectPageProvide
   return [...origins];
 }
 
-/**
- * A form post of the page itself: Origin, when sent, is this instance (its public URL or the
- * Host it was reached at); a browser's Sec-Fetch-Site, when sent, says same-origin.
- */
+/** A form post of the page itself: same-origin by Sec-Fetch-Site and Origin, when sent. */
 function sameOrigin(deps: CoreDeps, req: Request): boolean {
-  const fetchSite = req.get("sec-fetch-site");
-  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return false;
-  const origin = req.get("origin");
-  if (origin === undefined) return true;
-  if (origin === new URL(deps.providerConfig.settings.publicUrl()).origin) return true;
-  try {
-    return new URL(origin).host === req.get("host");
-  } catch {
-    return false;
-  }
+  return fetchSiteIsSameOrigin(req) && originIsThisInstance(req, deps.providerConfig.settings.publicUrl());
 }
 
 /** Runs a page handler; an unexpected failure is a plain error page (logged), never a JSON problem. */

@@ -47,7 +47,7 @@ describe.runIf(browserAvailable())("console: serving and sign in", () => {
     await console_.signIn(adminKey);
     await page.getByRole("navigation", { name: "Sections" }).getByText("Tenants").waitFor();
     await saveScreenshot(page, "console-signed-in");
-    const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    const stored = await page.evaluate<string>("JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })");
     expect(stored).not.toContain(adminKey);
     await page.reload();
     await page.getByLabel("Admin key").waitFor();

@@ -119,6 +119,15 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs/{run_id}",
         "GET /v1/admin/tenants/{tenant_id}/deletions/{job_id}",
         "GET /v1/admin/tenants/{tenant_id}/pipeline",
+        "GET /v1/admin/tenants",
+        "POST /v1/admin/tenants",
+        "GET /v1/admin/tenants/{tenant_id}/users",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/sample-types",
+        "GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs",
+        "GET /v1/admin/tenants/{tenant_id}/webhooks",
+        "GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries",
+        "GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}",
+        "POST /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

@@ -48,3 +48,12 @@ export function listSampleTypeSpans(db: DbClient, userId: string) {
     FROM quantity_sample_streams WHERE user_id = ${userId}::uuid
     GROUP BY type ORDER BY type`;
 }
+
+/** Each type the user has samples of: the start of its first and last sample and the providers they came from. */
+export function listSampleTypeProviders(db: DbClient, userId: string) {
+  return db.$queryRaw<Array<{ type: string; first_start: Date; last_start: Date; providers: string[] }>>`
+    SELECT type, min(first_start) AS first_start, max(last_start) AS last_start,
+      array_agg(DISTINCT provider ORDER BY provider) AS providers
+    FROM quantity_sample_streams WHERE user_id = ${userId}::uuid
+    GROUP BY type ORDER BY type`;
+}

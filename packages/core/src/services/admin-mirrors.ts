@@ -6,9 +6,11 @@ import { getPipeline } from "./pipeline.ts";
 import { requireTenant } from "./provider-keys.ts";
 import { getSampleStats } from "./sample-stats.ts";
 import { listSamples } from "./samples.ts";
-import { getSyncRun } from "./sync-runs.ts";
-import { requireActiveUser } from "./users.ts";
-import { getWebhookEndpoint, rotateWebhookSecret } from "./webhook-endpoints.ts";
+import { getSyncRun, listSyncRuns } from "./sync-runs.ts";
+import { listUsers, requireActiveUser } from "./users.ts";
+import { getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "./webhook-endpoints.ts";
+import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from "./webhook-deliveries.ts";
+import { listSampleTypes } from "./sample-types.ts";
 
 /*
  * Read-only mirrors of tenant routes for an instance admin: the tenant comes from the path
@@ -104,4 +106,71 @@ export async function listTenantAuditLogForAdmin(
   const entries = await listAuditLog(deps.db, { kind: "tenant", tenantId }, page);
   await recordAudit(deps.db, audit, "audit_log.read", { tenantId });
   return entries;
+}
+
+type PageQuery = { limit: number; cursor?: string | undefined };
+
+/** GET /v1/admin/tenants/{tenant_id}/users. */
+export async function listUsersForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, page: PageQuery) {
+  await requireTenant(deps.db, tenantId);
+  const users = await listUsers(deps.db, tenantId, page);
+  await recordAudit(deps.db, audit, "users.read", { tenantId });
+  return users;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/sample-types: types, times and providers, never a value. */
+export async function listSampleTypesForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string) {
+  await requireTenant(deps.db, tenantId);
+  const user = await requireActiveUser(deps.db, tenantId, userId);
+  const types = await listSampleTypes(deps.db, user.id);
+  await recordAudit(deps.db, audit, "sample_types.read", { tenantId, userId });
+  return types;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs. */
+export async function listSyncRunsForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string, page: PageQuery) {
+  await requireTenant(deps.db, tenantId);
+  const runs = await listSyncRuns(deps.db, tenantId, userId, page);
+  await recordAudit(deps.db, audit, "sync_runs.read", { tenantId, userId });
+  return runs;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/webhooks: never a secret. */
+export async function listWebhooksForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, page: PageQuery) {
+  await requireTenant(deps.db, tenantId);
+  const endpoints = await listWebhookEndpoints(deps.db, tenantId, page);
+  await recordAudit(deps.db, audit, "webhooks.read", { tenantId });
+  return endpoints;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries. */
+export async function listWebhookDeliveriesForAdmin(
+  deps: CoreDeps,
+  audit: AuditContext,
+  tenantId: string,
+  webhookId: string,
+  query: Parameters<typeof listWebhookDeliveries>[3],
+) {
+  await requireTenant(deps.db, tenantId);
+  const deliveries = await listWebhookDeliveries(deps.db, tenantId, webhookId, query);
+  await recordAudit(deps.db, audit, "webhook.deliveries.read", { tenantId, resource: { type: "webhook", id: webhookId } });
+  return deliveries;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}: with attempt_history. */
+export async function getWebhookDeliveryForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, webhookId: string, deliveryId: number) {
+  await requireTenant(deps.db, tenantId);
+  const delivery = await getWebhookDelivery(deps, tenantId, webhookId, deliveryId);
+  await recordAudit(deps.db, audit, "webhook.delivery.read", { tenantId, resource: { type: "webhook_delivery", id: String(deliveryId) } });
+  return delivery;
+}
+
+/**
+ * POST /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry: the
+ * tenant route's rules (409 while pending or running, or the endpoint is disabled), recorded in
+ * the retry's transaction.
+ */
+export async function retryWebhookDeliveryForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, webhookId: string, deliveryId: number) {
+  await requireTenant(deps.db, tenantId);
+  return retryWebhookDelivery(deps, tenantId, webhookId, deliveryId, audit);
 }

@@ -27,7 +27,15 @@ export type AuditAction =
   | "sync_run.read"
   | "deletion.read"
   | "pipeline.read"
-  | "audit_log.read";
+  | "audit_log.read"
+  | "tenant.create"
+  | "users.read"
+  | "sample_types.read"
+  | "sync_runs.read"
+  | "webhooks.read"
+  | "webhook.deliveries.read"
+  | "webhook.delivery.read"
+  | "webhook.delivery.retry";
 
 /** Who acted, and in which request: every audited service takes it. */
 export interface AuditContext {

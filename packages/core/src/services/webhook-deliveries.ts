@@ -16,6 +16,7 @@ import {
   type WebhookDeliveryStatusValue,
 } from "../repositories/webhook-delivery-repository.ts";
 import { lockWebhookEndpoint } from "../repositories/webhook-endpoint-repository.ts";
+import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { eventBody } from "./events.ts";
 import { toWebhookDeliveryDetailDto, toWebhookDeliveryDto, type WebhookDeliveryDetailDto, type WebhookDeliveryDto } from "./webhook-dto.ts";
 import { requireWebhookEndpoint } from "./webhook-endpoints.ts";
@@ -116,6 +117,8 @@ export async function retryWebhookDelivery(
   tenantId: string,
   endpointId: string,
   deliveryId: number,
+  /** An instance admin's retry is recorded in the audit log, in the retry's transaction. */
+  adminAudit?: AuditContext,
 ): Promise<WebhookDeliveryDetailDto> {
   const id = BigInt(deliveryId);
   return db.$transaction(async (tx) => {
@@ -125,6 +128,9 @@ export async function retryWebhookDelivery(
       throw stillWaiting();
     }
     await jobs.send("webhook-deliver", { delivery_id: id.toString() }, tx);
+    if (adminAudit) {
+      await recordAudit(tx, adminAudit, "webhook.delivery.retry", { tenantId, resource: { type: "webhook_delivery", id: String(deliveryId) } });
+    }
     return deliveryDetail(tx, endpointId, id, webhooks.schedule.historyKept);
   });
 }

@@ -7,8 +7,15 @@ import { getTenantWebhook } from "./get-tenant-webhook.ts";
 import { listTenantConnections } from "./list-tenant-connections.ts";
 import { listTenantSamples } from "./list-tenant-samples.ts";
 import { rotateTenantWebhookSecret } from "./rotate-tenant-webhook-secret.ts";
+import { listTenantUsers } from "./list-tenant-users.ts";
+import { listTenantSampleTypes } from "./list-tenant-sample-types.ts";
+import { listTenantSyncRuns } from "./list-tenant-sync-runs.ts";
+import { listTenantWebhooks } from "./list-tenant-webhooks.ts";
+import { listTenantWebhookDeliveries } from "./list-tenant-webhook-deliveries.ts";
+import { getTenantWebhookDelivery } from "./get-tenant-webhook-delivery.ts";
+import { retryTenantWebhookDelivery } from "./retry-tenant-webhook-delivery.ts";
 
-/** Read-only mirrors of a tenant's routes for an instance admin (and the webhook secret rotation). */
+/** Read-only mirrors of a tenant's routes for an instance admin (and the webhook secret rotation and delivery retry). */
 export const adminMirrorsRouter = router({
   getTenantWebhook,
   rotateTenantWebhookSecret,
@@ -18,4 +25,11 @@ export const adminMirrorsRouter = router({
   getTenantSyncRun,
   getTenantDeletion,
   getTenantPipeline,
+  listTenantUsers,
+  listTenantSampleTypes,
+  listTenantSyncRuns,
+  listTenantWebhooks,
+  listTenantWebhookDeliveries,
+  getTenantWebhookDelivery,
+  retryTenantWebhookDelivery,
 });

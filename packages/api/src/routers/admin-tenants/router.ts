@@ -1,0 +1,9 @@
+import { router } from "../../trpc.ts";
+import { createTenant } from "./create-tenant.ts";
+import { listTenants } from "./list-tenants.ts";
+
+/** The instance's tenants for an instance admin: list and create. */
+export const adminTenantsRouter = router({
+  listTenants,
+  createTenant,
+});

@@ -1,0 +1,20 @@
+import type { CreatedAtCursor } from "../cursor.ts";
+import type { DbClient } from "./db-client.ts";
+
+export interface TenantListRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+  _count: { users: number };
+}
+
+/** Tenants of the instance, oldest first, after the cursor, each with its count of active users; one row more than `limit`. */
+export function listTenantsWithActiveUsers(db: DbClient, limit: number, after: CreatedAtCursor | undefined): Promise<TenantListRow[]> {
+  const afterDate = after && new Date(after.t);
+  return db.tenant.findMany({
+    where: afterDate && { OR: [{ createdAt: { gt: afterDate } }, { createdAt: afterDate, id: { gt: after.id } }] },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: limit + 1,
+    select: { id: true, name: true, createdAt: true, _count: { select: { users: { where: { status: "active" } } } } },
+  });
+}

@@ -1,0 +1,56 @@
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import type { CoreDeps } from "../deps.ts";
+import { AppError } from "../errors/app-error.ts";
+import { listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { recordAudit, type AuditContext } from "./audit-log.ts";
+import { createTenant, type CreatedTenant } from "./tenants.ts";
+
+/** The longest tenant name, after trimming. */
+export const TENANT_NAME_MAX_LENGTH = 100;
+
+/** One tenant as the admin tenant list answers it: counts only, never a key. */
+export interface TenantSummaryDto {
+  id: string;
+  name: string;
+  created_at: string;
+  /** Active users (not those being deleted). */
+  users: number;
+}
+
+const toTenantSummaryDto = (row: TenantListRow): TenantSummaryDto => ({
+  id: row.id,
+  name: row.name,
+  created_at: row.createdAt.toISOString(),
+  users: row._count.users,
+});
+
+/** A tenant name as given by a person: trimmed, 1 to 100 characters; 400 otherwise. */
+export function checkTenantName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > TENANT_NAME_MAX_LENGTH) {
+    throw new AppError("bad_request", `The tenant name must be 1 to ${TENANT_NAME_MAX_LENGTH} characters.`);
+  }
+  return trimmed;
+}
+
+/** GET /v1/admin/tenants: every tenant of the instance, oldest first. Not recorded in the audit log (an instance-level list). */
+export async function listTenants(db: DbClient, page: { limit: number; cursor?: string | undefined }): Promise<Page<TenantSummaryDto>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
+  const rows = await listTenantsWithActiveUsers(db, page.limit, after);
+  return toPage(rows, page.limit, toTenantSummaryDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
+}
+
+/**
+ * POST /v1/admin/tenants: a tenant with its first API key (shown once), recorded as audit
+ * `tenant.create` about the new tenant (so in the instance's log and the tenant's) in the same
+ * transaction.
+ */
+export async function createTenantForAdmin(deps: Pick<CoreDeps, "db">, audit: AuditContext, name: string): Promise<CreatedTenant> {
+  const checked = checkTenantName(name);
+  return deps.db.$transaction(async (tx) => {
+    const created = await createTenant(tx, checked);
+    await recordAudit(tx, audit, "tenant.create", { tenantId: created.tenant_id, resource: { type: "tenant", id: created.tenant_id } });
+    return created;
+  });
+}
