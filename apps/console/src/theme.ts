@@ -8,6 +8,8 @@ export const theme = createTheme({
   primaryColor: "blue",
   primaryShade: { light: 8, dark: 4 },
   autoContrast: true,
+  // Dialogs and drawers appear without animation for people who ask for less motion.
+  respectReducedMotion: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   fontFamilyMonospace: 'ui-monospace, "SF Mono", Menlo, Consolas, monospace',
   defaultRadius: "md",

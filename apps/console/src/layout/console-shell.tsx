@@ -36,6 +36,7 @@ export function ConsoleShell() {
             component={RouterLink}
             to={section.to}
             label={section.label}
+            variant="filled"
             active={pathname === section.to || pathname.startsWith(`${section.to}/`)}
           />
         ))}

@@ -1,5 +1,7 @@
-import { Anchor, Breadcrumbs, Code, Stack, Tabs, Title } from "@mantine/core";
+import { Anchor, Breadcrumbs, Code, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useLocation, useNavigate, useParams } from "react-router";
+import { useTRPC } from "../trpc.ts";
 
 const TABS = [
   { value: "providers", label: "Providers" },
@@ -14,6 +16,7 @@ export function TenantLayout() {
   const { tenantId = "" } = useParams();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const name = useTenantName(tenantId);
   const active = TABS.find((tab) => pathname.includes(`/tenants/${tenantId}/${tab.value}`))?.value ?? "providers";
   return (
     <Stack>
@@ -21,9 +24,12 @@ export function TenantLayout() {
         <Anchor component={Link} to="/tenants">
           Tenants
         </Anchor>
-        <Code>{tenantId}</Code>
+        <Text size="sm">{name.data ?? tenantId}</Text>
       </Breadcrumbs>
-      <Title order={2}>Tenant</Title>
+      <Group gap="sm" align="baseline">
+        <Title order={2}>{name.data ?? "Tenant"}</Title>
+        <Code>{tenantId}</Code>
+      </Group>
       <Tabs value={active} onChange={(value) => value && navigate(`/tenants/${tenantId}/${value}`)} keepMounted={false}>
         <Tabs.List>
           {TABS.map((tab) => (
@@ -36,6 +42,12 @@ export function TenantLayout() {
       <Outlet />
     </Stack>
   );
+}
+
+/** The tenant's name (GET /v1/admin/tenants/{tenant_id}). */
+function useTenantName(tenantId: string) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.adminTenants.getTenant.queryOptions({ tenant_id: tenantId }), select: (tenant) => tenant.name, staleTime: 60_000 });
 }
 
 /** The tenant id of the current tenant page. */

@@ -160,6 +160,20 @@ describe("GET /v1/admin/tenants", () => {
   });
 });
 
+describe("GET /v1/admin/tenants/{tenant_id}", () => {
+  it("answers the tenant as the list shows it, records nothing; 404 unknown, 400 not a uuid, 403 tenant key", async () => {
+    const before = await auditCount();
+    const answer = await svc.call(`/v1/admin/tenants/${other.tenant_id}`, { key: adminKey });
+    expect(answer.status, answer.text).toBe(200);
+    const listed = (await svc.call("/v1/admin/tenants", { key: adminKey })).body.data.find((t: { id: string }) => t.id === other.tenant_id);
+    expect(answer.body).toEqual(listed);
+    expect((await svc.call("/v1/admin/tenants/00000000-0000-4000-8000-000000000000", { key: adminKey })).status).toBe(404);
+    expect((await svc.call("/v1/admin/tenants/nope", { key: adminKey })).status).toBe(400);
+    expect((await svc.call(`/v1/admin/tenants/${other.tenant_id}`, { key: other.api_key })).status).toBe(403);
+    expect(await auditCount()).toBe(before);
+  });
+});
+
 describe("POST /v1/admin/tenants", () => {
   it("creates a tenant (201) with its key shown once, Location and no-store; the key works; tenant.create in both logs", async () => {
     const answer = await svc.call("/v1/admin/tenants", { key: adminKey, body: { name: "  initech  " }, headers: { "X-Request-Id": "create-initech" } });

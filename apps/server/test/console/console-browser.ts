@@ -23,7 +23,7 @@ export interface ConsoleBrowser {
 export async function openConsoleBrowser(baseUrl: string): Promise<ConsoleBrowser> {
   if (!consoleDistDir()) throw new Error("apps/console/dist is missing: run `npm test` (it builds the console) or `pnpm turbo run build --filter=@svc/console`.");
   const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, reducedMotion: "reduce" });
   const answers: string[] = [];
   page.on("response", (response) => {
     if (!response.url().startsWith(baseUrl)) return;

@@ -121,6 +121,7 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/admin/tenants/{tenant_id}/pipeline",
         "GET /v1/admin/tenants",
         "POST /v1/admin/tenants",
+        "GET /v1/admin/tenants/{tenant_id}",
         "GET /v1/admin/tenants/{tenant_id}/users",
         "GET /v1/admin/tenants/{tenant_id}/users/{id}/sample-types",
         "GET /v1/admin/tenants/{tenant_id}/users/{id}/sync-runs",

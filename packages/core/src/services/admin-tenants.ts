@@ -1,7 +1,7 @@
 import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../errors/app-error.ts";
-import { listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
+import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { createTenant, type CreatedTenant } from "./tenants.ts";
@@ -39,6 +39,13 @@ export async function listTenants(db: DbClient, page: { limit: number; cursor?: 
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
   const rows = await listTenantsWithActiveUsers(db, page.limit, after);
   return toPage(rows, page.limit, toTenantSummaryDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
+}
+
+/** GET /v1/admin/tenants/{tenant_id}: one tenant as the list shows it; 404 when unknown. Not recorded, as the list. */
+export async function getTenantSummary(db: DbClient, tenantId: string): Promise<TenantSummaryDto> {
+  const row = await findTenantWithActiveUsers(db, tenantId);
+  if (!row) throw new AppError("not_found", "No such tenant.");
+  return toTenantSummaryDto(row);
 }
 
 /**

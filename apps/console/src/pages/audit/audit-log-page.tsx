@@ -1,6 +1,19 @@
-import { Text } from "@mantine/core";
+import { Stack, Text, Title } from "@mantine/core";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useTRPC } from "../../trpc.ts";
+import { AuditLogTable } from "./audit-log-table.tsx";
 
-/** Placeholder: built in issue 9 (console pages). */
+/** The instance's audit log: every admin action and mirror read, newest first. */
 export function AuditLogPage() {
-  return <Text c="dimmed">The instance's audit log.</Text>;
+  const trpc = useTRPC();
+  const log = useInfiniteQuery(trpc.auditLog.listAdminAuditLog.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (page) => page.next_cursor }));
+  return (
+    <Stack>
+      <Title order={2}>Audit log</Title>
+      <Text size="sm" c="dimmed">
+        Every action and mirror read of every instance admin key, newest first. Reading this log is not recorded.
+      </Text>
+      <AuditLogTable query={log} caption="The instance's audit log, newest first" />
+    </Stack>
+  );
 }

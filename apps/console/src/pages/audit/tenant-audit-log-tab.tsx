@@ -1,6 +1,23 @@
-import { Text } from "@mantine/core";
+import { Stack, Text, Title } from "@mantine/core";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useTenantId } from "../../layout/tenant-layout.tsx";
+import { useTRPC } from "../../trpc.ts";
+import { AuditLogTable } from "./audit-log-table.tsx";
 
-/** Placeholder: built in issue 9 (console pages). */
+/** The tenant's audit log, newest first (reading it is recorded as `audit_log.read`). */
 export function TenantAuditLogTab() {
-  return <Text c="dimmed">The tenant's audit log.</Text>;
+  const tenantId = useTenantId();
+  const trpc = useTRPC();
+  const log = useInfiniteQuery(
+    trpc.auditLog.listTenantAuditLog.infiniteQueryOptions({ tenant_id: tenantId, limit: 50 }, { getNextPageParam: (page) => page.next_cursor }),
+  );
+  return (
+    <Stack>
+      <Title order={3}>Audit log</Title>
+      <Text size="sm" c="dimmed">
+        What the tenant's keys and instance admins did for this tenant, newest first. Reading it is recorded.
+      </Text>
+      <AuditLogTable query={log} caption="The tenant's audit log, newest first" />
+    </Stack>
+  );
 }
