@@ -44,5 +44,24 @@ const appErrorsAsTrpcErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Whether a JSON-like value holds a string with a NUL character anywhere inside. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 32 || value === null || typeof value !== "object") return false;
+  const children = Array.isArray(value) ? value : Object.entries(value).flat();
+  return children.some((child) => holdsNul(child, depth + 1));
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000: such input would fail deep in a write as a 500. Every
+ * procedure refuses it up front as a 400 (without quoting the text: it may be health data).
+ */
+const refuseNulText = t.middleware(async ({ getRawInput, next }) => {
+  if (holdsNul(await getRawInput())) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: "Text in the request must not contain the NUL character (U+0000)." });
+  }
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(appErrorsAsTrpcErrors);
+export const publicProcedure = t.procedure.use(appErrorsAsTrpcErrors).use(refuseNulText);

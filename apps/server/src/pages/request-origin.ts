@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { Request } from "express";
 
 /*
@@ -41,4 +42,15 @@ export function reachedThroughRebinding(req: Request, publicUrl: string): boolea
   if (!isLoopbackAddress(req.socket.localAddress)) return false;
   const hostname = hostnameOf(req.get("host") ?? "");
   return !LOOPBACK_HOSTNAMES.has(hostname) && hostname !== new URL(publicUrl).hostname.toLowerCase();
+}
+
+/**
+ * Whether the Host names this instance for certain: a loopback name, an IP literal, or the
+ * public URL's host. Any other name may be a web page's own name rebound to this instance's
+ * address (on any interface: a LAN or container address as well as loopback).
+ */
+export function hostIsThisInstance(req: Request, publicUrl: string): boolean {
+  const hostname = hostnameOf(req.get("host") ?? "");
+  if (LOOPBACK_HOSTNAMES.has(hostname) || hostname === new URL(publicUrl).hostname.toLowerCase()) return true;
+  return isIP(hostname.replace(/^\[(.*)\]$/, "$1")) !== 0;
 }

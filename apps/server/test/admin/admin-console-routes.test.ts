@@ -201,10 +201,10 @@ describe("POST /v1/admin/tenants", () => {
     expect(svc.logs.join("\n")).not.toContain(created.api_key);
   });
 
-  it("400 for a missing, blank, too long or extra field, creating and recording nothing", async () => {
+  it("400 for a missing, blank, too long or extra field, or a control character, creating and recording nothing", async () => {
     const tenants = await svc.db.tenant.count();
     const before = await auditCount();
-    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(101) }, { name: 5 }, { name: "ok", extra: true }]) {
+    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(101) }, { name: 5 }, { name: "ok", extra: true }, { name: "a\u0000b" }, { name: "a\nb" }]) {
       const answer = await svc.call("/v1/admin/tenants", { key: adminKey, body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.headers.get("content-type")).toContain("application/problem+json");

@@ -170,6 +170,22 @@ describe("GET /v1/admin/tenants/{tenant_id}/pipeline", () => {
     expect(entry).toMatchObject({ actor: { kind: "admin" }, action: "pipeline.read", target: { tenant_id: tenant.tenant_id } });
   });
 
+  it("records a dashboard's repeated reads once per 10 minutes and admin key, not once per poll", async () => {
+    const pipelineReads = async () => svc.db.auditEntry.count({ where: { tenantId: tenant.tenant_id, action: "pipeline.read" } });
+    const before = await pipelineReads();
+    for (let poll = 0; poll < 3; poll++) {
+      expect((await svc.call(`/v1/admin/tenants/${tenant.tenant_id}/pipeline`, { key: adminKey })).status).toBe(200);
+    }
+    expect(await pipelineReads()).toBe(Math.max(before, 1));
+    // Another admin key's reads are its own entry; an entry older than the window lets the next read write again.
+    const second = (await createAdminKey(svc.db, "second admin")).admin_key;
+    await svc.call(`/v1/admin/tenants/${tenant.tenant_id}/pipeline`, { key: second });
+    expect(await pipelineReads()).toBe(Math.max(before, 1) + 1);
+    await svc.db.auditEntry.updateMany({ where: { tenantId: tenant.tenant_id, action: "pipeline.read" }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
+    await svc.call(`/v1/admin/tenants/${tenant.tenant_id}/pipeline`, { key: adminKey });
+    expect(await pipelineReads()).toBe(Math.max(before, 1) + 2);
+  });
+
   it("404 for an unknown tenant, 400 for a tenant_id that is not a uuid, 403 for a tenant key", async () => {
     expect((await svc.call(`/v1/admin/tenants/${randomUUID()}/pipeline`, { key: adminKey })).status).toBe(404);
     expect((await svc.call("/v1/admin/tenants/nope/pipeline", { key: adminKey })).status).toBe(400);

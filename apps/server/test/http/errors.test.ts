@@ -39,6 +39,17 @@ describe("problem answers", () => {
     expectProblem(await svc.call("/v1/users", { key, rawBody: "external_ref=a", headers: { "content-type": "text/plain" } }), 415);
   });
 
+  it("text with a NUL character (which PostgreSQL cannot store) is a 400 on any route, never quoted, and changes nothing", async () => {
+    const before = await svc.db.user.count();
+    const created = await svc.call("/v1/users", { key, body: { external_ref: "secret\u0000ref" } });
+    expectProblem(created, 400);
+    expect(created.text).not.toContain("secret");
+    expect(await svc.db.user.count()).toBe(before);
+    const user = (await svc.call("/v1/users", { key, body: { external_ref: "nul-check" } })).body.id;
+    expectProblem(await svc.call(`/v1/users/${user}/tags`, { key, body: { kind: "custom", label: "a\u0000b", start_at: "2026-01-01T00:00:00Z" } }), 400);
+    expectProblem(await svc.call(`/v1/users/${user}/samples?type=heart%00rate`, { key }), 400);
+  });
+
   it("a JSON body that is not an object is a 400", async () => {
     expectProblem(await svc.call("/v1/users", { key, rawBody: "[1,2]", headers: { "content-type": "application/json" } }), 400);
   });

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { networkInterfaces } from "node:os";
 import { createAdminKey } from "@svc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type CallResult, type TestService } from "../helpers/test-service.ts";
@@ -28,12 +29,12 @@ const codesOf = (page: string) => [...page.matchAll(/<code>([^<]*)<\/code>/g)].m
 const counts = async (target: TestService) => ({ tenants: await target.db.tenant.count(), adminKeys: await target.db.adminKey.count() });
 
 /** A raw HTTP POST with a Host header of our choosing (fetch does not let a caller set Host). */
-function postWithHost(target: TestService, host: string): Promise<number> {
+function postWithHost(target: TestService, host: string, options: { address?: string; body?: string } = {}): Promise<number> {
   const url = new URL(`${target.url}/setup`);
   return new Promise((resolve, reject) => {
-    const body = "name=rebound";
+    const body = options.body ?? "name=rebound";
     const req = request(
-      { hostname: url.hostname, port: url.port, path: "/setup", method: "POST", headers: { host, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } },
+      { hostname: options.address ?? url.hostname, port: url.port, path: "/setup", method: "POST", headers: { host, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
@@ -69,8 +70,25 @@ describe("POST /setup", () => {
     expect(await counts(svc)).toEqual({ tenants: 0, adminKeys: 0 });
   });
 
-  it("400 with the form again for a blank or too long name, creating nothing", async () => {
-    for (const name of ["", "   ", "x".repeat(101)]) {
+  it("refuses a rebound host name on any interface (listening on 0.0.0.0, reached through a LAN address)", async () => {
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
+    if (!lan) return; // a machine with loopback only: the loopback case above covers it
+    const wide = await startTestService({ SVC_ROLE: "api", SVC_HOST: "0.0.0.0" });
+    try {
+      const port = new URL(wide.url).port;
+      expect(await postWithHost(wide, `evil.example:${port}`, { address: lan })).toBe(403);
+      // The address itself names the instance: the post gets through to the form's checks.
+      expect(await postWithHost(wide, `${lan}:${port}`, { address: lan, body: "name=" })).toBe(400);
+      expect(await counts(wide)).toEqual({ tenants: 0, adminKeys: 0 });
+    } finally {
+      await wide.stop();
+    }
+  });
+
+  it("400 with the form again for a blank or too long name, or a control character, creating nothing", async () => {
+    for (const name of ["", "   ", "x".repeat(101), "a\u0000b", "tab\there"]) {
       const answer = await postSetup(svc, { name });
       expect(answer.status, name).toBe(400);
       expect(answer.text).toContain('role="alert"');

@@ -45,6 +45,15 @@ export async function insertAuditEntry(db: DbClient, entry: AuditEntryWrite): Pr
   await db.auditEntry.create({ data: entry, select: { id: true } });
 }
 
+/** Whether the actor has an entry of this action about the tenant written after `since`. */
+export async function hasAuditEntrySince(db: DbClient, entry: { actorId: string; action: string; tenantId: string }, since: Date): Promise<boolean> {
+  const found = await db.auditEntry.findFirst({
+    where: { tenantId: entry.tenantId, actorId: entry.actorId, action: entry.action, createdAt: { gt: since } },
+    select: { id: true },
+  });
+  return found !== null;
+}
+
 /** Which log: the instance's (every admin entry) or one tenant's (every entry about it). */
 export type AuditLog = { kind: "instance" } | { kind: "tenant"; tenantId: string };
 

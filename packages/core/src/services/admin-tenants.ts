@@ -25,12 +25,13 @@ const toTenantSummaryDto = (row: TenantListRow): TenantSummaryDto => ({
   users: row._count.users,
 });
 
-/** A tenant name as given by a person: trimmed, 1 to 100 characters; 400 otherwise. */
+/** A tenant name as given by a person: trimmed, 1 to 100 characters, no control characters; 400 otherwise. */
 export function checkTenantName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > TENANT_NAME_MAX_LENGTH) {
     throw new AppError("bad_request", `The tenant name must be 1 to ${TENANT_NAME_MAX_LENGTH} characters.`);
   }
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new AppError("bad_request", "The tenant name must not contain control characters.");
   return trimmed;
 }
 

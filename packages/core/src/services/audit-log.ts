@@ -1,5 +1,5 @@
 import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
-import { insertAuditEntry, listAuditEntries, type AuditEntryRow, type AuditLog } from "../repositories/audit-repository.ts";
+import { hasAuditEntrySince, insertAuditEntry, listAuditEntries, type AuditEntryRow, type AuditLog } from "../repositories/audit-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import type { Principal } from "./auth.ts";
 
@@ -82,6 +82,22 @@ export function recordAudit(db: DbClient, context: AuditContext, action: AuditAc
     resourceId: target.resource?.id ?? null,
     requestId: context.requestId,
   });
+}
+
+/**
+ * Records a read that a dashboard repeats (the console polls the pipeline every few seconds)
+ * once per actor, action and tenant in `windowMs`, so polling does not bury the log.
+ */
+export async function recordRepeatedRead(
+  db: DbClient,
+  context: AuditContext,
+  action: AuditAction,
+  target: AuditTarget & { tenantId: string },
+  windowMs: number,
+): Promise<void> {
+  const since = new Date(Date.now() - windowMs);
+  if (await hasAuditEntrySince(db, { actorId: context.actor.id, action, tenantId: target.tenantId }, since)) return;
+  await recordAudit(db, context, action, target);
 }
 
 function toAuditEntryDto(row: AuditEntryRow): AuditEntryDto {

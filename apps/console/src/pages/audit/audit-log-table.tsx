@@ -1,68 +1,50 @@
 import { Code, Stack, Table, Text } from "@mantine/core";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@svc/api";
-import { LoadMore } from "../../components/config-load-more.tsx";
 import { formatTime } from "../../components/format.ts";
-import { QueryState } from "../../components/query-state.tsx";
+import { PagedList, type PagedQuery } from "../../components/paged-list.tsx";
 
-type AuditPage = inferRouterOutputs<AppRouter>["auditLog"]["listAdminAuditLog"];
-type AuditEntry = AuditPage["data"][number];
-
-interface AuditQuery {
-  isPending: boolean;
-  error: unknown;
-  data: { pages: AuditPage[] } | undefined;
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => unknown;
-}
+type AuditEntry = inferRouterOutputs<AppRouter>["auditLog"]["listAdminAuditLog"]["data"][number];
 
 /** Audit entries, newest first as the server answers them, with "Load more" while there is a next page. */
-export function AuditLogTable({ query, caption }: { query: AuditQuery; caption: string }) {
+export function AuditLogTable({ query, caption }: { query: PagedQuery<AuditEntry>; caption: string }) {
   return (
-    <QueryState query={query}>
-      {() => {
-        const entries = query.data?.pages.flatMap((page) => page.data) ?? [];
-        if (entries.length === 0) return <Text c="dimmed">Nothing recorded yet.</Text>;
-        return (
-          <Stack>
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped>
-                <Table.Caption>{caption}</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>At</Table.Th>
-                    <Table.Th>Actor</Table.Th>
-                    <Table.Th>Action</Table.Th>
-                    <Table.Th>Target</Table.Th>
-                    <Table.Th>Request id</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {entries.map((entry) => (
-                    <Table.Tr key={entry.id}>
-                      <Table.Td style={{ whiteSpace: "nowrap" }}>{formatTime(entry.at)}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{entry.actor.kind === "admin" ? "Admin key" : "Tenant key"}</Text>
-                        <Code>{entry.actor.id}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Code>{entry.action}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Target target={entry.target} />
-                      </Table.Td>
-                      <Table.Td>{entry.request_id ? <Code>{entry.request_id}</Code> : "—"}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <LoadMore query={query} />
-          </Stack>
-        );
-      }}
-    </QueryState>
+    <PagedList query={query} noun="entries" empty="Nothing recorded yet.">
+      {(entries) => (
+        <Table.ScrollContainer minWidth={900}>
+          <Table striped>
+            <Table.Caption>{caption}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>At</Table.Th>
+                <Table.Th>Actor</Table.Th>
+                <Table.Th>Action</Table.Th>
+                <Table.Th>Target</Table.Th>
+                <Table.Th>Request id</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{formatTime(entry.at)}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{entry.actor.kind === "admin" ? "Admin key" : "Tenant key"}</Text>
+                    <Code>{entry.actor.id}</Code>
+                  </Table.Td>
+                  <Table.Td>
+                    <Code>{entry.action}</Code>
+                  </Table.Td>
+                  <Table.Td>
+                    <Target target={entry.target} />
+                  </Table.Td>
+                  <Table.Td>{entry.request_id ? <Code>{entry.request_id}</Code> : "—"}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </PagedList>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Stack, Text, Title } from "@mantine/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { byCursor, PAGE_LIMIT } from "../../components/paged-list.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { AuditLogTable } from "./audit-log-table.tsx";
@@ -8,9 +9,7 @@ import { AuditLogTable } from "./audit-log-table.tsx";
 export function TenantAuditLogTab() {
   const tenantId = useTenantId();
   const trpc = useTRPC();
-  const log = useInfiniteQuery(
-    trpc.auditLog.listTenantAuditLog.infiniteQueryOptions({ tenant_id: tenantId, limit: 50 }, { getNextPageParam: (page) => page.next_cursor }),
-  );
+  const log = useInfiniteQuery(trpc.auditLog.listTenantAuditLog.infiniteQueryOptions({ tenant_id: tenantId, limit: PAGE_LIMIT }, byCursor));
   return (
     <Stack>
       <Title order={3}>Audit log</Title>

@@ -1,7 +1,7 @@
 import { BarChart, LineChart } from "@mantine/charts";
 import { Text } from "@mantine/core";
-import { ChartFigure } from "../../components/data-chart-figure.tsx";
-import type { MirrorOutputs } from "../../components/data-types.ts";
+import { ChartFigure } from "../../components/chart-figure.tsx";
+import type { MirrorOutputs } from "../../components/mirror-outputs.ts";
 import type { QueuePoint } from "./pipeline-history.ts";
 
 type Pipeline = MirrorOutputs["getTenantPipeline"];

@@ -1,12 +1,11 @@
 import { Button, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
-import { formatBytes } from "../../components/data-format.ts";
-import { StatCard } from "../../components/data-stat-card.tsx";
-import type { MirrorOutputs } from "../../components/data-types.ts";
-import { formatCount, formatTime } from "../../components/format.ts";
+import { formatBytes, formatCount, formatTime } from "../../components/format.ts";
+import type { MirrorOutputs } from "../../components/mirror-outputs.ts";
 import { QueryState } from "../../components/query-state.tsx";
+import { StatCard } from "../../components/stat-card.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { ConnectionsChart, QueueDepthChart } from "./pipeline-charts.tsx";
@@ -141,12 +140,12 @@ function SourcesTable({ sources }: { sources: Sources }) {
                 </Table.Th>
                 <Table.Td>{source.kinds.join(", ")}</Table.Td>
                 <Table.Td>
-                  <DataStatusBadge status={source.enabled ? "enabled" : "disabled"} />
+                  <StatusBadge status={source.enabled ? "enabled" : "disabled"} />
                 </Table.Td>
                 <Table.Td>{formatCount(source.connections.active)}</Table.Td>
                 <Table.Td>{formatCount(source.connections.needs_reauth)}</Table.Td>
                 <Table.Td>{formatCount(source.connections.disconnected)}</Table.Td>
-                <Table.Td>{source.broken > 0 ? <DataStatusBadge status="broken" /> : null} {formatCount(source.broken)}</Table.Td>
+                <Table.Td>{source.broken > 0 ? <StatusBadge status="broken" /> : null} {formatCount(source.broken)}</Table.Td>
                 <Table.Td>{source.paused_until ? formatTime(source.paused_until) : "—"}</Table.Td>
               </Table.Tr>
             ))}

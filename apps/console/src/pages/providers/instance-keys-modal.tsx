@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Modal, Stack, Text, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type ChangeEvent, type FormEvent } from "react";
-import { WarningAlert } from "../../components/config-warning.tsx";
+import { useState, type FormEvent } from "react";
+import { ProviderKeyInputs, useKeyValues } from "../../components/provider-key-inputs.tsx";
 import { ProblemAlert } from "../../components/query-state.tsx";
+import { WarningAlert } from "../../components/warning.tsx";
 import { useTRPC } from "../../trpc.ts";
 import type { InstanceProvider } from "./instance-provider.ts";
 
@@ -24,8 +25,7 @@ export function InstanceKeysModal({ provider, onClose, onSaved }: Props) {
 function KeysForm({ provider, onClose, onSaved }: { provider: InstanceProvider; onClose: () => void; onSaved: (message: string) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [missing, setMissing] = useState<string[]>([]);
+  const form = useKeyValues();
   const [confirming, setConfirming] = useState(false);
   // The typed values are secrets: gcTime 0 keeps them out of the mutation cache once the modal closes.
   const save = useMutation(
@@ -45,16 +45,13 @@ function KeysForm({ provider, onClose, onSaved }: { provider: InstanceProvider; 
 
   function review(event: FormEvent) {
     event.preventDefault();
-    const required = provider.keys.filter((key) => key.required && !values[key.name]?.trim()).map((key) => key.name);
-    setMissing(required);
-    if (required.length > 0) return;
+    if (!form.check(provider.keys)) return;
     save.reset();
     setConfirming(true);
   }
 
   function confirm() {
-    const keys = Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== "").map(([name, value]) => [name, value.trim()]));
-    save.mutate({ provider: provider.slug, keys });
+    save.mutate({ provider: provider.slug, keys: form.toSave() });
   }
 
   return (
@@ -70,22 +67,7 @@ function KeysForm({ provider, onClose, onSaved }: { provider: InstanceProvider; 
           Saving replaces every saved key: enter all of them. Values are sealed and never shown again (public keys show
           their value in the list).
         </Text>
-        {provider.keys.map((key) => {
-          const props = {
-            label: key.name,
-            description: `${key.required ? "Required" : "Optional"}; environment variable ${key.env}${key.set ? "; set now" : ""}`,
-            withAsterisk: key.required,
-            value: values[key.name] ?? "",
-            error: missing.includes(key.name) ? `${key.name} is required` : undefined,
-            autoComplete: "off",
-            disabled: confirming,
-            onChange: (e: ChangeEvent<HTMLInputElement>) => {
-              const value = e.currentTarget.value;
-              setValues((old) => ({ ...old, [key.name]: value }));
-            },
-          };
-          return key.secret ? <PasswordInput key={key.name} {...props} /> : <TextInput key={key.name} {...props} />;
-        })}
+        <ProviderKeyInputs keys={provider.keys} form={form} disabled={confirming} />
         {save.error && <ProblemAlert error={save.error} title="The keys were not saved" />}
         {confirming ? (
           <Stack>

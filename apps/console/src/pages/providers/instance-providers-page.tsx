@@ -1,10 +1,10 @@
 import { Alert, Button, Code, Group, Paper, SimpleGrid, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { StatusBadge, YesNoBadge } from "../../components/config-badges.tsx";
-import { LabelledCopyValue } from "../../components/config-copy-value.tsx";
+import { LabelledCopyValue } from "../../components/copy-value.tsx";
 import { formatTime } from "../../components/format.ts";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
+import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { DeleteInstanceConfigModal } from "./delete-instance-config-modal.tsx";
 import { InstanceKeysModal } from "./instance-keys-modal.tsx";

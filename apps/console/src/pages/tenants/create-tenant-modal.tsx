@@ -1,10 +1,9 @@
-import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router";
-import { CopyValue } from "../../components/config-copy-value.tsx";
-import { WarningAlert } from "../../components/config-warning.tsx";
+import { CopyValue } from "../../components/copy-value.tsx";
 import { ProblemAlert } from "../../components/query-state.tsx";
+import { WarningAlert } from "../../components/warning.tsx";
 import { useTRPC } from "../../trpc.ts";
 
 /**
@@ -35,14 +34,21 @@ export function CreateTenantModal({ opened, onClose }: { opened: boolean; onClos
   }
 
   return (
-    <Modal closeButtonProps={{ "aria-label": "Close" }} opened={opened} onClose={close} title={created ? "Tenant created" : "Create tenant"} size="lg">
+    // While the key is shown, only "Done" closes the dialog: Escape or a stray click must not lose it.
+    <Modal
+      closeButtonProps={{ "aria-label": "Close" }}
+      opened={opened}
+      onClose={close}
+      title={created ? "Tenant created" : "Create tenant"}
+      size="lg"
+      closeOnEscape={!created}
+      closeOnClickOutside={!created}
+      withCloseButton={!created}
+    >
       {created ? (
         <Stack>
           <Text>
-            <Anchor component={Link} to={`/tenants/${created.tenant_id}/providers`} onClick={close}>
-              {created.name}
-            </Anchor>{" "}
-            was created. Its API key:
+            <strong>{created.name}</strong> was created. Its API key:
           </Text>
           <CopyValue label="tenant API key" value={created.api_key} />
           <WarningAlert title="Store this key now" role="status">

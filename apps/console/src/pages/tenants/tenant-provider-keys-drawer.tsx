@@ -1,11 +1,12 @@
-import { Alert, Button, Code, Drawer, Group, PasswordInput, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Code, Drawer, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { StatusBadge, YesNoBadge } from "../../components/config-badges.tsx";
-import { LabelledCopyValue } from "../../components/config-copy-value.tsx";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { LabelledCopyValue } from "../../components/copy-value.tsx";
 import { formatTime } from "../../components/format.ts";
-import { WarningAlert } from "../../components/config-warning.tsx";
+import { ProviderKeyInputs, useKeyValues } from "../../components/provider-key-inputs.tsx";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
+import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
+import { WarningAlert } from "../../components/warning.tsx";
 import { useTRPC } from "../../trpc.ts";
 
 interface Props {
@@ -31,8 +32,7 @@ function KeysPanel({ tenantId, provider }: { tenantId: string; provider: { slug:
   const input = { tenant_id: tenantId, provider: provider.slug };
   const keys = useQuery(trpc.adminProviders.getTenantProviderKeys.queryOptions(input));
   const pipeline = useQuery(trpc.adminMirrors.getTenantPipeline.queryOptions({ tenant_id: tenantId }));
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [missing, setMissing] = useState<string[]>([]);
+  const form = useKeyValues();
   const [step, setStep] = useState<Step>("edit");
   const [outcome, setOutcome] = useState<string | null>(null);
 
@@ -51,7 +51,7 @@ function KeysPanel({ tenantId, provider }: { tenantId: string; provider: { slug:
       gcTime: 0,
       onSuccess: (answer) => {
         setOutcome(`Keys saved. ${reconnectText(answer.reauth_required)}`);
-        setValues({});
+        form.clear();
         setStep("edit");
         save.reset();
         return refresh();
@@ -75,17 +75,14 @@ function KeysPanel({ tenantId, provider }: { tenantId: string; provider: { slug:
 
   function review(event: FormEvent) {
     event.preventDefault();
-    const required = keys.data?.keys.filter((key) => key.required && !values[key.name]?.trim()).map((key) => key.name) ?? [];
-    setMissing(required);
-    if (required.length > 0) return;
+    if (!form.check(keys.data?.keys ?? [])) return;
     setOutcome(null);
     save.reset();
     setStep("confirm-save");
   }
 
   function confirmSave() {
-    const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== "").map(([name, value]) => [name, value.trim()]));
-    save.mutate({ ...input, keys: body });
+    save.mutate({ ...input, keys: form.toSave() });
   }
 
   return (
@@ -179,22 +176,7 @@ function KeysPanel({ tenantId, provider }: { tenantId: string; provider: { slug:
                   <Text size="sm" c="dimmed">
                     Saving replaces every key: enter all of them. Values are sealed and never shown again.
                   </Text>
-                  {current.keys.map((key) => {
-                    const props = {
-                      label: key.name,
-                      description: `${key.required ? "Required" : "Optional"}${key.set ? "; set now" : ""}`,
-                      withAsterisk: key.required,
-                      value: values[key.name] ?? "",
-                      error: missing.includes(key.name) ? `${key.name} is required` : undefined,
-                      autoComplete: "off",
-                      disabled: step === "confirm-save",
-                      onChange: (e: ChangeEvent<HTMLInputElement>) => {
-                        const value = e.currentTarget.value;
-                        setValues((old) => ({ ...old, [key.name]: value }));
-                      },
-                    };
-                    return key.secret ? <PasswordInput key={key.name} {...props} /> : <TextInput key={key.name} {...props} />;
-                  })}
+                  <ProviderKeyInputs keys={current.keys} form={form} disabled={step === "confirm-save"} />
                   {save.error && <ProblemAlert error={save.error} title="The keys were not saved" />}
                   {remove.error && <ProblemAlert error={remove.error} title="The keys were not removed" />}
                   {step === "confirm-save" ? (

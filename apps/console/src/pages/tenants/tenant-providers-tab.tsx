@@ -1,8 +1,8 @@
 import { Button, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { StatusBadge, YesNoBadge } from "../../components/config-badges.tsx";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
+import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { TenantProviderKeysDrawer } from "./tenant-provider-keys-drawer.tsx";

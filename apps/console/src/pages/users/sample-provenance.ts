@@ -1,4 +1,4 @@
-import type { MirrorOutputs } from "../../components/data-types.ts";
+import type { MirrorOutputs } from "../../components/mirror-outputs.ts";
 
 export type Sample = MirrorOutputs["listTenantSamples"]["data"][number];
 

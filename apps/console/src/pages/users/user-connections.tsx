@@ -1,8 +1,8 @@
 import { Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
 import { formatTime } from "../../components/format.ts";
 import { QueryState } from "../../components/query-state.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 
 /** The user's connections with their health: why one does not sync and what it takes. */
@@ -40,10 +40,10 @@ export function UserConnections({ tenantId, userId }: { tenantId: string; userId
                         {connection.provider}
                       </Table.Th>
                       <Table.Td>
-                        <DataStatusBadge status={connection.status} />
+                        <StatusBadge status={connection.status} />
                       </Table.Td>
                       <Table.Td>
-                        {connection.health.healthy ? <DataStatusBadge status="healthy" /> : <DataStatusBadge status={connection.health.reason ?? "failing"} />}
+                        {connection.health.healthy ? <StatusBadge status="healthy" /> : <StatusBadge status={connection.health.reason ?? "failing"} />}
                       </Table.Td>
                       <Table.Td>{connection.health.action.replace(/_/g, " ")}</Table.Td>
                       <Table.Td>{formatTime(connection.health.since)}</Table.Td>

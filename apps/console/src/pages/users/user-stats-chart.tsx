@@ -2,9 +2,9 @@ import { LineChart } from "@mantine/charts";
 import { Group, SegmentedControl, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { ChartFigure } from "../../components/data-chart-figure.tsx";
+import { ChartFigure } from "../../components/chart-figure.tsx";
+import type { MirrorOutputs } from "../../components/mirror-outputs.ts";
 import { QueryState } from "../../components/query-state.tsx";
-import type { MirrorOutputs } from "../../components/data-types.ts";
 import { useTRPC } from "../../trpc.ts";
 import { SERIES_COLORS } from "./sample-provenance.ts";
 

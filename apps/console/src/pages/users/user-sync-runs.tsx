@@ -1,73 +1,61 @@
-import { Anchor, Code, Drawer, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Code, Drawer, Stack, Table, Text, Title } from "@mantine/core";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { DataLoadMore } from "../../components/data-load-more.tsx";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
+import { FieldList } from "../../components/field-list.tsx";
 import { formatCount, formatTime } from "../../components/format.ts";
+import { byCursor, PAGE_LIMIT, PagedList } from "../../components/paged-list.tsx";
 import { QueryState } from "../../components/query-state.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 
 /** The user's sync runs (oldest first, as the API lists them); a run opens in a drawer. */
 export function UserSyncRuns({ tenantId, userId }: { tenantId: string; userId: string }) {
   const trpc = useTRPC();
   const [runId, setRunId] = useState<number | null>(null);
-  const query = useInfiniteQuery(
-    trpc.adminMirrors.listTenantSyncRuns.infiniteQueryOptions(
-      { tenant_id: tenantId, id: userId, limit: 50 },
-      { getNextPageParam: (page) => page.next_cursor ?? undefined },
-    ),
-  );
-  const runs = query.data?.pages.flatMap((page) => page.data) ?? [];
+  const query = useInfiniteQuery(trpc.adminMirrors.listTenantSyncRuns.infiniteQueryOptions({ tenant_id: tenantId, id: userId, limit: PAGE_LIMIT }, byCursor));
   return (
     <Stack gap="xs" component="section" aria-labelledby="sync-runs-heading">
       <Title order={4} id="sync-runs-heading">
         Sync runs
       </Title>
-      <QueryState query={query}>
-        {() =>
-          runs.length === 0 ? (
-            <Text c="dimmed">No sync runs.</Text>
-          ) : (
-            <>
-              <Table.ScrollContainer minWidth={800}>
-                <Table striped highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Run</Table.Th>
-                      <Table.Th scope="col">Provider</Table.Th>
-                      <Table.Th scope="col">Trigger</Table.Th>
-                      <Table.Th scope="col">Status</Table.Th>
-                      <Table.Th scope="col">Attempts</Table.Th>
-                      <Table.Th scope="col">Created</Table.Th>
-                      <Table.Th scope="col">Finished</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {runs.map((run) => (
-                      <Table.Tr key={run.id}>
-                        <Table.Td>
-                          <Anchor component="button" type="button" size="sm" onClick={() => setRunId(run.id)}>
-                            Run {run.id}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{run.provider}</Table.Td>
-                        <Table.Td>{run.trigger}</Table.Td>
-                        <Table.Td>
-                          <DataStatusBadge status={run.status} />
-                        </Table.Td>
-                        <Table.Td>{run.attempts}</Table.Td>
-                        <Table.Td>{formatTime(run.created_at)}</Table.Td>
-                        <Table.Td>{formatTime(run.finished_at)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <DataLoadMore noun="runs" shown={runs.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoadMore={() => void query.fetchNextPage()} />
-            </>
-          )
-        }
-      </QueryState>
+      <PagedList query={query} noun="runs" empty="No sync runs.">
+        {(runs) => (
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Run</Table.Th>
+                  <Table.Th scope="col">Provider</Table.Th>
+                  <Table.Th scope="col">Trigger</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Attempts</Table.Th>
+                  <Table.Th scope="col">Created</Table.Th>
+                  <Table.Th scope="col">Finished</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {runs.map((run) => (
+                  <Table.Tr key={run.id}>
+                    <Table.Td>
+                      <Anchor component="button" type="button" size="sm" onClick={() => setRunId(run.id)}>
+                        Run {run.id}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{run.provider}</Table.Td>
+                    <Table.Td>{run.trigger}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={run.status} />
+                    </Table.Td>
+                    <Table.Td>{run.attempts}</Table.Td>
+                    <Table.Td>{formatTime(run.created_at)}</Table.Td>
+                    <Table.Td>{formatTime(run.finished_at)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
       <Drawer opened={runId !== null} onClose={() => setRunId(null)} position="right" size="md" closeButtonProps={{ "aria-label": "Close" }} title={runId !== null ? `Sync run ${runId}` : "Sync run"}>
         {runId !== null && <SyncRunDetail tenantId={tenantId} userId={userId} runId={runId} />}
       </Drawer>
@@ -86,7 +74,7 @@ function SyncRunDetail({ tenantId, userId, runId }: { tenantId: string; userId: 
         const fields: Array<[string, ReactNode]> = [
           ["Provider", run.provider],
           ["Trigger", run.trigger],
-          ["Status", <DataStatusBadge key="status" status={run.status} />],
+          ["Status", <StatusBadge key="status" status={run.status} />],
           ["Data type", run.data_type ?? "every type"],
           ["Window", `${formatTime(run.window_start)} – ${formatTime(run.window_end)}`],
           ["Failed attempts", run.attempts],
@@ -98,18 +86,7 @@ function SyncRunDetail({ tenantId, userId, runId }: { tenantId: string; userId: 
         ];
         return (
           <Stack>
-            <SimpleGrid cols={2} spacing="xs" component="dl" m={0}>
-              {fields.map(([label, value]) => (
-                <div key={label}>
-                  <Text component="dt" size="xs" c="dimmed">
-                    {label}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {value}
-                  </Text>
-                </div>
-              ))}
-            </SimpleGrid>
+            <FieldList fields={fields} />
             <div>
               <Text size="xs" c="dimmed">
                 Error

@@ -1,10 +1,10 @@
-import { Button, Code, Drawer, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Button, Code, Drawer, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { formatDuration } from "../../components/data-format.ts";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
-import { formatTime } from "../../components/format.ts";
+import { FieldList } from "../../components/field-list.tsx";
+import { formatDuration, formatTime } from "../../components/format.ts";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 
 /** One delivery in a drawer: its state, attempt history and payload, and Retry. */
@@ -70,7 +70,7 @@ function DeliveryDetail({ tenantId, webhookId, deliveryId, endpointActive }: { t
             <Group justify="space-between">
               <Group gap="xs" aria-live="polite" role="status">
                 <Text size="sm">Status:</Text>
-                <DataStatusBadge status={delivery.status} />
+                <StatusBadge status={delivery.status} />
                 {retried && <Text size="sm">{delivery.status === "done" ? "Delivered after the retry." : "Queued again by the retry."}</Text>}
               </Group>
               {(delivery.status === "parked" || delivery.status === "done") && (
@@ -85,18 +85,7 @@ function DeliveryDetail({ tenantId, webhookId, deliveryId, endpointActive }: { t
               </Text>
             )}
             {retry.error && <ProblemAlert error={retry.error} title="Retry refused" />}
-            <SimpleGrid cols={3} spacing="xs" component="dl" m={0}>
-              {fields.map(([label, value]) => (
-                <div key={label}>
-                  <Text component="dt" size="xs" c="dimmed">
-                    {label}
-                  </Text>
-                  <Text component="dd" m={0} size="sm">
-                    {value}
-                  </Text>
-                </div>
-              ))}
-            </SimpleGrid>
+            <FieldList cols={3} fields={fields} />
             <Title order={3} size="h5">
               Attempt history
             </Title>

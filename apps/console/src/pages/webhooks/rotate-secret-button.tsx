@@ -21,7 +21,17 @@ export function RotateSecretButton({ tenantId, webhookId }: { tenantId: string; 
       <Button variant="default" color="red" onClick={() => setOpened(true)}>
         Rotate secret
       </Button>
-      <Modal opened={opened} onClose={close} title="Rotate the signing secret" size="lg" closeButtonProps={{ "aria-label": "Close" }}>
+      {/* While the new secret is shown, only "Done" closes the dialog: Escape or a stray click must not lose it. */}
+      <Modal
+        opened={opened}
+        onClose={close}
+        title="Rotate the signing secret"
+        size="lg"
+        closeButtonProps={{ "aria-label": "Close" }}
+        closeOnEscape={!rotate.data}
+        closeOnClickOutside={!rotate.data}
+        withCloseButton={!rotate.data}
+      >
         {rotate.data ? (
           <Stack>
             <Paper withBorder p="sm" role="note">

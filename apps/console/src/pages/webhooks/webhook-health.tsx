@@ -1,7 +1,7 @@
 import { Group, Text } from "@mantine/core";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
-import type { MirrorOutputs } from "../../components/data-types.ts";
 import { formatTime } from "../../components/format.ts";
+import type { MirrorOutputs } from "../../components/mirror-outputs.ts";
+import { StatusBadge } from "../../components/status-badge.tsx";
 
 export type WebhookEndpoint = MirrorOutputs["getTenantWebhook"];
 
@@ -10,20 +10,20 @@ export function WebhookHealth({ endpoint }: { endpoint: WebhookEndpoint }) {
   if (endpoint.status === "disabled")
     return (
       <Group gap="xs">
-        <DataStatusBadge status="disabled" />
+        <StatusBadge status="disabled" />
         {endpoint.disabled_reason && <Text size="sm">{endpoint.disabled_reason}</Text>}
       </Group>
     );
   if (endpoint.failing_since)
     return (
       <Group gap="xs">
-        <DataStatusBadge status="failing" />
+        <StatusBadge status="failing" />
         <Text size="sm">since {formatTime(endpoint.failing_since)}</Text>
       </Group>
     );
   return (
     <Group gap="xs">
-      <DataStatusBadge status="healthy" />
+      <StatusBadge status="healthy" />
       <Text size="sm">{endpoint.last_success_at ? `last success ${formatTime(endpoint.last_success_at)}` : "nothing delivered yet"}</Text>
     </Group>
   );

@@ -1,11 +1,12 @@
-import { Anchor, Code, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Code, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { DataLoadMore } from "../../components/data-load-more.tsx";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
+import { FieldList } from "../../components/field-list.tsx";
 import { formatTime } from "../../components/format.ts";
+import { byCursor, PAGE_LIMIT, PagedList } from "../../components/paged-list.tsx";
 import { QueryState } from "../../components/query-state.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { DeliveryDrawer } from "./delivery-drawer.tsx";
@@ -41,14 +42,17 @@ export function WebhookPage() {
                     </Text>
                     <RotateSecretButton tenantId={tenantId} webhookId={webhookId} />
                   </Group>
-                  <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs" component="dl" m={0}>
-                    <Field label="Id" value={<Code>{endpoint.data.id}</Code>} />
-                    <Field label="Status" value={<DataStatusBadge status={endpoint.data.status === "active" ? "enabled" : "disabled"} />} />
-                    <Field label="Health" value={<WebhookHealth endpoint={endpoint.data} />} />
-                    <Field label="Events" value={eventTypesText(endpoint.data.event_types)} />
-                    <Field label="Description" value={endpoint.data.description || "—"} />
-                    <Field label="Created" value={formatTime(endpoint.data.created_at)} />
-                  </SimpleGrid>
+                  <FieldList
+                    cols={{ base: 1, sm: 3 }}
+                    fields={[
+                      ["Id", <Code key="id">{endpoint.data.id}</Code>],
+                      ["Status", <StatusBadge key="status" status={endpoint.data.status === "active" ? "enabled" : "disabled"} />],
+                      ["Health", <WebhookHealth key="health" endpoint={endpoint.data} />],
+                      ["Events", eventTypesText(endpoint.data.event_types)],
+                      ["Description", endpoint.data.description || "—"],
+                      ["Created", formatTime(endpoint.data.created_at)],
+                    ]}
+                  />
                 </Stack>
               </Paper>
               <Deliveries tenantId={tenantId} webhookId={webhookId} endpointActive={endpoint.data.status === "active"} />
@@ -60,30 +64,13 @@ export function WebhookPage() {
   );
 }
 
-function Field({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <div>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" m={0} size="sm">
-        {value}
-      </Text>
-    </div>
-  );
-}
-
 function Deliveries({ tenantId, webhookId, endpointActive }: { tenantId: string; webhookId: string; endpointActive: boolean }) {
   const trpc = useTRPC();
   const [status, setStatus] = useState<Status | "">("");
   const [open, setOpen] = useState<number | null>(null);
   const query = useInfiniteQuery(
-    trpc.adminMirrors.listTenantWebhookDeliveries.infiniteQueryOptions(
-      { tenant_id: tenantId, webhook_id: webhookId, limit: 50, ...(status && { status }) },
-      { getNextPageParam: (page) => page.next_cursor ?? undefined },
-    ),
+    trpc.adminMirrors.listTenantWebhookDeliveries.infiniteQueryOptions({ tenant_id: tenantId, webhook_id: webhookId, limit: PAGE_LIMIT, ...(status && { status }) }, byCursor),
   );
-  const deliveries = query.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <Stack gap="xs" component="section" aria-labelledby="deliveries-heading">
       <Group justify="space-between" align="end">
@@ -98,57 +85,44 @@ function Deliveries({ tenantId, webhookId, endpointActive }: { tenantId: string;
           w={180}
         />
       </Group>
-      <QueryState query={query}>
-        {() =>
-          deliveries.length === 0 ? (
-            <Text c="dimmed">No deliveries{status ? ` with status ${status}` : ""}.</Text>
-          ) : (
-            <>
-              <Table.ScrollContainer minWidth={800}>
-                <Table striped highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Delivery</Table.Th>
-                      <Table.Th scope="col">Event</Table.Th>
-                      <Table.Th scope="col">Status</Table.Th>
-                      <Table.Th scope="col">Attempts</Table.Th>
-                      <Table.Th scope="col">Last answer</Table.Th>
-                      <Table.Th scope="col">Created</Table.Th>
-                      <Table.Th scope="col">Delivered</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {deliveries.map((delivery) => (
-                      <Table.Tr key={delivery.id}>
-                        <Table.Td>
-                          <Anchor component="button" type="button" size="sm" onClick={() => setOpen(delivery.id)}>
-                            Delivery {delivery.id}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{delivery.event_type}</Table.Td>
-                        <Table.Td>
-                          <DataStatusBadge status={delivery.status} />
-                        </Table.Td>
-                        <Table.Td>{delivery.attempts}</Table.Td>
-                        <Table.Td>{delivery.last_error ?? (delivery.last_status_code === null ? "—" : `HTTP ${delivery.last_status_code}`)}</Table.Td>
-                        <Table.Td>{formatTime(delivery.created_at)}</Table.Td>
-                        <Table.Td>{formatTime(delivery.delivered_at)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <DataLoadMore
-                noun="deliveries"
-                shown={deliveries.length}
-                hasMore={query.hasNextPage}
-                loading={query.isFetchingNextPage}
-                onLoadMore={() => void query.fetchNextPage()}
-              />
-            </>
-          )
-        }
-      </QueryState>
+      <PagedList query={query} noun="deliveries" empty={`No deliveries${status ? ` with status ${status}` : ""}.`}>
+        {(deliveries) => (
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Delivery</Table.Th>
+                  <Table.Th scope="col">Event</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Attempts</Table.Th>
+                  <Table.Th scope="col">Last answer</Table.Th>
+                  <Table.Th scope="col">Created</Table.Th>
+                  <Table.Th scope="col">Delivered</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {deliveries.map((delivery) => (
+                  <Table.Tr key={delivery.id}>
+                    <Table.Td>
+                      <Anchor component="button" type="button" size="sm" onClick={() => setOpen(delivery.id)}>
+                        Delivery {delivery.id}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{delivery.event_type}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={delivery.status} />
+                    </Table.Td>
+                    <Table.Td>{delivery.attempts}</Table.Td>
+                    <Table.Td>{delivery.last_error ?? (delivery.last_status_code === null ? "—" : `HTTP ${delivery.last_status_code}`)}</Table.Td>
+                    <Table.Td>{formatTime(delivery.created_at)}</Table.Td>
+                    <Table.Td>{formatTime(delivery.delivered_at)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
       <DeliveryDrawer tenantId={tenantId} webhookId={webhookId} deliveryId={open} endpointActive={endpointActive} onClose={() => setOpen(null)} />
     </Stack>
   );

@@ -1,10 +1,9 @@
 import { Anchor, Stack, Table, Text, Title } from "@mantine/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { DataLoadMore } from "../../components/data-load-more.tsx";
-import { DataStatusBadge } from "../../components/data-status-badge.tsx";
 import { formatTime } from "../../components/format.ts";
-import { QueryState } from "../../components/query-state.tsx";
+import { byCursor, PAGE_LIMIT, PagedList } from "../../components/paged-list.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { eventTypesText, WebhookHealth } from "./webhook-health.tsx";
@@ -13,67 +12,51 @@ import { eventTypesText, WebhookHealth } from "./webhook-health.tsx";
 export function WebhooksTab() {
   const tenant_id = useTenantId();
   const trpc = useTRPC();
-  const query = useInfiniteQuery(
-    trpc.adminMirrors.listTenantWebhooks.infiniteQueryOptions({ tenant_id, limit: 50 }, { getNextPageParam: (page) => page.next_cursor ?? undefined }),
-  );
-  const endpoints = query.data?.pages.flatMap((page) => page.data) ?? [];
+  const query = useInfiniteQuery(trpc.adminMirrors.listTenantWebhooks.infiniteQueryOptions({ tenant_id, limit: PAGE_LIMIT }, byCursor));
   return (
     <Stack>
       <Title order={3}>Webhook endpoints</Title>
-      <QueryState query={query}>
-        {() =>
-          endpoints.length === 0 ? (
-            <Text c="dimmed">The tenant has no webhook endpoints.</Text>
-          ) : (
-            <Stack>
-              <Table.ScrollContainer minWidth={800}>
-                <Table striped highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">URL</Table.Th>
-                      <Table.Th scope="col">Events</Table.Th>
-                      <Table.Th scope="col">Status</Table.Th>
-                      <Table.Th scope="col">Health</Table.Th>
-                      <Table.Th scope="col">Created</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {endpoints.map((endpoint) => (
-                      <Table.Tr key={endpoint.id}>
-                        <Table.Td>
-                          <Anchor component={Link} to={`/tenants/${tenant_id}/webhooks/${endpoint.id}`} size="sm" style={{ wordBreak: "break-all" }}>
-                            {endpoint.url}
-                          </Anchor>
-                          {endpoint.description && (
-                            <Text size="xs" c="dimmed">
-                              {endpoint.description}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>{eventTypesText(endpoint.event_types)}</Table.Td>
-                        <Table.Td>
-                          <DataStatusBadge status={endpoint.status === "active" ? "enabled" : "disabled"} />
-                        </Table.Td>
-                        <Table.Td>
-                          <WebhookHealth endpoint={endpoint} />
-                        </Table.Td>
-                        <Table.Td>{formatTime(endpoint.created_at)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <DataLoadMore
-                noun="endpoints"
-                shown={endpoints.length}
-                hasMore={query.hasNextPage}
-                loading={query.isFetchingNextPage}
-                onLoadMore={() => void query.fetchNextPage()}
-              />
-            </Stack>
-          )
-        }
-      </QueryState>
+      <PagedList query={query} noun="endpoints" empty="The tenant has no webhook endpoints.">
+        {(endpoints) => (
+          <Table.ScrollContainer minWidth={800}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">URL</Table.Th>
+                  <Table.Th scope="col">Events</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">Health</Table.Th>
+                  <Table.Th scope="col">Created</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {endpoints.map((endpoint) => (
+                  <Table.Tr key={endpoint.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/tenants/${tenant_id}/webhooks/${endpoint.id}`} size="sm" style={{ wordBreak: "break-all" }}>
+                        {endpoint.url}
+                      </Anchor>
+                      {endpoint.description && (
+                        <Text size="xs" c="dimmed">
+                          {endpoint.description}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{eventTypesText(endpoint.event_types)}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={endpoint.status === "active" ? "enabled" : "disabled"} />
+                    </Table.Td>
+                    <Table.Td>
+                      <WebhookHealth endpoint={endpoint} />
+                    </Table.Td>
+                    <Table.Td>{formatTime(endpoint.created_at)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
     </Stack>
   );
 }

@@ -11,7 +11,7 @@ export const retryTenantWebhookDeliveryMeta: OpenApiMeta<SvcMeta> = {
     tags: ["admin"],
     summary: "Retry a delivery of a tenant's webhook endpoint",
     description:
-      "As POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry: a done or parked delivery is queued again from its first attempt. Recorded as audit `webhook.delivery.retry` in the instance's log and the tenant's, right after the retry is committed.",
+      "As POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry: a done or parked delivery is queued again from its first attempt. Recorded as audit `webhook.delivery.retry` in the instance's log and the tenant's, in the retry's transaction.",
     errorResponses: {
       400: "tenant_id or webhook_id is not a uuid, or delivery_id is not a positive integer",
       ...ZAdminErrors,
