@@ -64,7 +64,7 @@ function runForeground(cmd, cmdArgs) {
 ensureInstalled();
 switch (command) {
   case "start":
-    run("turbo", ["run", "build", "--filter=@svc/server", "--filter=@svc/console", "--output-logs=errors-only"]);
+    run("turbo", ["run", "build", "--filter=@svc/server", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
     runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
     break;
   case "svc":
@@ -74,8 +74,8 @@ switch (command) {
     break;
   case "test":
     run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
-    // The console's browser tests load its build.
-    run("turbo", ["run", "build", "--filter=@svc/console", "--output-logs=errors-only"]);
+    // The browser tests of the console and the share viewer load their builds.
+    run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
     runForeground(path.join(bin, "vitest"), ["run", ...args]);
     break;
   case "bench":
