@@ -18,6 +18,7 @@ import { demoRouter } from "./demo/demo-router.ts";
 import { mcpRouter } from "./mcp/mcp-router.ts";
 import { setupRouter } from "./setup/setup-router.ts";
 import { consoleRouter } from "./console/console-router.ts";
+import { shareRouter } from "./share/share-router.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -58,6 +59,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
   app.use(mcpRouter(deps));
   // The browser first-run setup (GET / offers it while the instance has no tenant; POST /setup).
   app.use(setupRouter(deps));
+  // Share links (SMART Health Links): the manifest and file a recipient's app fetches (GET /share is the viewer page's).
+  app.use(shareRouter(deps));
   // The admin console (apps/console, built by Vite): static files calling /trpc.
   app.use(consoleRouter());
 

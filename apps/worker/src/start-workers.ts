@@ -1,6 +1,7 @@
 import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
+import { registerConsentRevoke } from "./handlers/consent-revoke.ts";
 import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
 import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
 import { registerSyncPlan } from "./handlers/sync-plan.ts";
@@ -14,6 +15,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerWebhookDeliver(deps);
   await registerWebhookCleanup(deps);
   await registerProviderErase(deps);
+  await registerConsentRevoke(deps);
   await registerSyncPull(deps);
   await registerSyncPlan(deps);
 }

@@ -12,6 +12,7 @@ import { dailyRouter } from "./routers/daily/router.ts";
 import { heartbeatsRouter } from "./routers/heartbeats/router.ts";
 import { ecgRouter } from "./routers/ecg/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
+import { sharesRouter } from "./routers/shares/router.ts";
 import { selfReportsRouter } from "./routers/self-reports/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { providersRouter } from "./routers/providers/router.ts";
@@ -23,6 +24,7 @@ import { pipelineRouter } from "./routers/pipeline/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { adminTenantsRouter } from "./routers/admin-tenants/router.ts";
 import { fhirRouter } from "./routers/fhir/router.ts";
+import { consentsRouter } from "./routers/consents/router.ts";
 import { router } from "./trpc.ts";
 
 /** Every procedure of svc, once: served as /v1 REST, /openapi.yaml and /trpc. */
@@ -41,6 +43,7 @@ export const appRouter = router({
   heartbeats: heartbeatsRouter,
   ecg: ecgRouter,
   tags: tagsRouter,
+  shares: sharesRouter,
   selfReports: selfReportsRouter,
   webhooks: webhooksRouter,
   providers: providersRouter,
@@ -52,6 +55,7 @@ export const appRouter = router({
   adminMirrors: adminMirrorsRouter,
   auditLog: auditLogRouter,
   adminTenants: adminTenantsRouter,
+  consents: consentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,6 +14,12 @@ export const JOB_CATALOG = {
     payload: z.object({ deletion_job_id: z.uuid() }),
     options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 * 60 },
   },
+  // Deletes one user's records of revoked categories of one provider (POST /v1/users/{id}/consents/{provider}/revoke).
+  // It first waits for writes of that provider's records that began before the revocation (up to an ETL's 30 minutes).
+  "consent-revoke": {
+    payload: z.object({ deletion_job_id: z.uuid() }),
+    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 * 60 },
+  },
   "etl-raw-object": {
     payload: z.object({ raw_object_id: z.uuid() }),
     // pg-boss gives up on an attempt after expireInSeconds (15 minutes by default) and

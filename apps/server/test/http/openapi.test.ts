@@ -74,6 +74,10 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/users/{id}/tags/{tag_id}",
         "PATCH /v1/users/{id}/tags/{tag_id}",
         "DELETE /v1/users/{id}/tags/{tag_id}",
+        "POST /v1/users/{id}/shares",
+        "GET /v1/users/{id}/shares",
+        "GET /v1/users/{id}/shares/{share_id}",
+        "POST /v1/users/{id}/shares/{share_id}/revoke",
         "POST /v1/users/{id}/self-reports",
         "POST /v1/webhooks",
         "GET /v1/webhooks",
@@ -129,6 +133,9 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries",
         "GET /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}",
         "POST /v1/admin/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+        "GET /v1/users/{id}/consents",
+        "POST /v1/users/{id}/consents/{provider}/grant",
+        "POST /v1/users/{id}/consents/{provider}/revoke",
       ].sort(),
     );
     expect(document.paths["/v1/users"].post.responses["201"]).toBeDefined();

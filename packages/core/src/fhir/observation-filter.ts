@@ -22,7 +22,8 @@ export interface ObservationFilter {
 const EVERYTHING: ObservationFilter = { sampleType: () => true, panel: () => true, records: new Set(RECORD_KINDS) };
 const NOTHING: ObservationFilter = { sampleType: () => false, panel: null, records: new Set() };
 
-function intersect(a: ObservationFilter, b: ObservationFilter): ObservationFilter {
+/** What both filters let through. */
+export function intersectFilters(a: ObservationFilter, b: ObservationFilter): ObservationFilter {
   const panelA = a.panel;
   const panelB = b.panel;
   return {
@@ -121,8 +122,8 @@ function ofCategoryToken(token: string): ObservationFilter {
  */
 export function observationFilter(input: { type?: string | undefined; code?: string | undefined; category?: string | undefined }, systems: FhirSystems): ObservationFilter {
   let filter = EVERYTHING;
-  if (input.type !== undefined) filter = intersect(filter, ofQuantityType(input.type));
-  if (input.code !== undefined) filter = intersect(filter, ofCodeToken(input.code, systems));
-  if (input.category !== undefined) filter = intersect(filter, ofCategoryToken(input.category));
+  if (input.type !== undefined) filter = intersectFilters(filter, ofQuantityType(input.type));
+  if (input.code !== undefined) filter = intersectFilters(filter, ofCodeToken(input.code, systems));
+  if (input.category !== undefined) filter = intersectFilters(filter, ofCategoryToken(input.category));
   return filter;
 }

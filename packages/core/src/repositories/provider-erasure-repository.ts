@@ -41,10 +41,10 @@ export async function lockActiveUserForErasure(db: DbClient, tenantId: string, u
   return rows[0] ?? null;
 }
 
-/** The user's erasure of this provider that is pending or running, if any. */
+/** The user's erasure of this provider that is pending or running, if any (a consent revocation's job is not one). */
 export function findOpenErasureJob(db: DbClient, target: ErasureTarget) {
   return db.deletionJob.findFirst({
-    where: { userId: target.userId, provider: target.provider, status: { in: ["pending", "running"] } },
+    where: { userId: target.userId, provider: target.provider, status: { in: ["pending", "running"] }, categories: { isEmpty: true } },
     select: { id: true },
     orderBy: { createdAt: "asc" },
   });

@@ -67,10 +67,10 @@ export async function lockUserForUpload(db: DbClient, userId: string): Promise<"
   return rows[0]?.status ?? null;
 }
 
-/** Whether an erasure of the user's data of this provider is pending or running. */
+/** Whether an erasure of the user's data of this provider is pending or running (a consent revocation's job is not one). */
 export async function erasureRunning(db: DbClient, userId: string, provider: string): Promise<boolean> {
   const job = await db.deletionJob.findFirst({
-    where: { userId, provider, status: { in: ["pending", "running"] } },
+    where: { userId, provider, status: { in: ["pending", "running"] }, categories: { isEmpty: true } },
     select: { id: true },
   });
   return job !== null;

@@ -51,7 +51,11 @@ export async function processRawObject(deps: CoreDeps, rawObjectId: string, pars
             data: { user_id: user.id, external_ref: user.externalRef, provider: raw.provider, records_deleted: changes.deleted },
           });
         }
-        await markRawObjectProcessed(tx, raw.id, { records: changes.records, rejected: changes.rejected });
+        await markRawObjectProcessed(tx, raw.id, {
+          records: changes.records,
+          rejected: changes.rejected,
+          ...(changes.skipped > 0 && { skipped_without_consent: changes.skipped }),
+        });
       },
       { timeout: ETL_TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
     );

@@ -19,6 +19,7 @@ import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";
 import { emitEvent } from "./events.ts";
 import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
+import { revokeSharesOf } from "./shares.ts";
 import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";
 
 /** Rows per delete statement: a user with millions of samples never holds one giant transaction. */
@@ -100,6 +101,8 @@ export async function runProviderErasure({ db, jobs, rawStore, sync }: Pick<Core
     // A user deleted meanwhile gets user.deleted, not data.erased.
     const user = await findUserById(tx, target.userId);
     if (user?.status === "active") {
+      // Shares whose file holds records of the provider stop (share.revoked, reason provider_erased).
+      await revokeSharesOf(tx, target, "provider_erased", jobs);
       await emitEvent(tx, jobs, {
         tenantId: job.tenantId,
         type: "data.erased",

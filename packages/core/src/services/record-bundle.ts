@@ -1,6 +1,7 @@
 import type { DbClient } from "../repositories/db-client.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { writeCategorySamples, type CategorySampleRecord } from "./category-sample-writer.ts";
+import { dropRevokedRecords } from "./consents-enforcement.ts";
 import { writeDailySummaries, type DailySummaryRecord } from "./daily-summary-writer.ts";
 import { writeEcgRecordings, type EcgRecordingRecord } from "./ecg-writer.ts";
 import { writeHeartbeatSeries, type HeartbeatSeriesRecord } from "./heartbeat-writer.ts";
@@ -67,19 +68,25 @@ export interface BundleChanges {
   types: Set<string>;
   days: Set<string>;
   rejected: number;
+  /** Records not stored because the user revoked their category for the provider (issue 10). */
+  skipped: number;
   /** Records removed because the provider reported them deleted. */
   deleted: number;
 }
 
-export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0, deleted: 0 });
+export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0, skipped: 0, deleted: 0 });
 
 /**
  * Writes every list of a bundle through its writer (in the caller's transaction), then
- * applies the deletions it reports, and adds what changed.
+ * applies the deletions it reports, and adds what changed. Records of a category the user
+ * revoked for the provider are skipped here, the one place every upload, pull and self
+ * report is written (services/consents-enforcement.ts).
  */
 export async function writeParsedRecords(db: DbClient, batch: RecordBatch, records: ParsedRecords, changes: BundleChanges): Promise<void> {
+  const consented = await dropRevokedRecords(db, batch, records);
+  changes.skipped += consented.skipped;
   // Text and times as sent can hold what PostgreSQL cannot store (a NUL would fail the whole write).
-  const parsed = storableValues(records);
+  const parsed = storableValues(consented.records);
   const add = (table: WrittenTable, summary: WriteSummary) => {
     const written = summary.inserted + summary.updated;
     if (written > 0) changes.records[table] = (changes.records[table] ?? 0) + written;

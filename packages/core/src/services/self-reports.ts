@@ -7,10 +7,12 @@ import {
   selfReportType,
   type SelfReportKindName,
 } from "../catalog/self-report-kinds.ts";
+import { categoryOfRecordKind } from "../catalog/data-categories.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { erasureRunning, lockUserForUpload } from "../repositories/raw-object-repository.ts";
 import { findSampleTypesByDedupeKey } from "../repositories/self-report-repository.ts";
+import { listRevokedCategories } from "../repositories/source-consent-repository.ts";
 import type { UserRow } from "../repositories/user-repository.ts";
 import { isTimeZone } from "../time-zones.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
@@ -54,8 +56,9 @@ type CheckedReport = { id: string; kind: SelfReportKindName; value: number; star
  * report (value, times, zone). Without an id, the id comes from the user, kind, start_at
  * and end_at, so a resend is a duplicate. 403 while the provider is switched off for the
  * tenant, 400 naming the field (never the value) for a report off its scale, 404 for a
- * user whose deletion started, 409 while the user's self reports are being erased or when
- * an id belongs to a report of another kind; nothing is kept then.
+ * user whose deletion started, 409 while the user's self reports are being erased, when
+ * the user revoked consent to them, or when an id belongs to a report of another kind;
+ * nothing is kept then.
  */
 export async function writeSelfReports({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, user: UserRow, inputs: readonly SelfReportInput[]): Promise<SelfReportsAnswer> {
   await requireProviderOnForTenant(db, user.tenantId, SELF_REPORT_PROVIDER);
@@ -67,6 +70,10 @@ export async function writeSelfReports({ db, jobs }: Pick<CoreDeps, "db" | "jobs
       throw new AppError("conflict", "The user's self reports are being erased; new ones are refused until the erasure is done.");
     }
     await requireKeptKinds(tx, user.id, reports);
+    // An answer listing the reports as stored must not come back when none would be (issue 10).
+    if ((await listRevokedCategories(tx, user.id, SELF_REPORT_PROVIDER)).includes(categoryOfRecordKind("self_report"))) {
+      throw new AppError("conflict", "The user revoked consent to self reports (category reported of self_report); grant it again to store them.");
+    }
 
     const parsed = { ...emptyParsedRecords(), quantitySamples: reports.map(toSampleRecord) };
     const changes = noChanges();

@@ -25,7 +25,7 @@ export const createSelfReportsMeta: OpenApiMeta<SvcMeta> = {
       401: "Missing, wrong or expired secret",
       403: "Not a tenant API key or a user token with scope upload, or the provider self_report is switched off for the tenant",
       404: "No such user in the tenant (or not the token's user), or the user is being deleted",
-      409: "The user's self reports are being erased, an id belongs to a stored report of another kind, or the same Idempotency-Key is still being processed",
+      409: "The user's self reports are being erased or their consent was revoked (POST /v1/users/{id}/consents/self_report/revoke), an id belongs to a stored report of another kind, or the same Idempotency-Key is still being processed",
       422: "Idempotency-Key reused with a different request",
     },
   },

@@ -1,6 +1,6 @@
 import type { Bundle, Observation } from "fhir/r4.js";
 import { fhirSystems } from "../../fhir/fhir-systems.ts";
-import { observationFilter, type ObservationFilter } from "../../fhir/observation-filter.ts";
+import { intersectFilters, observationFilter, type ObservationFilter } from "../../fhir/observation-filter.ts";
 import { isBloodPressureType, type RecordKind } from "../../fhir/observation-kinds.ts";
 import { comparePositions, decodeObservationCursor, encodeObservationCursor, type ObservationPosition } from "../../fhir/observation-position.ts";
 import { listEcgVoltages } from "../../repositories/ecg-repository.ts";
@@ -95,9 +95,12 @@ export async function searchObservations(
   userId: string,
   input: ObservationSearchInput,
   settings: ObservationSearchSettings,
+  /** Narrows the search to what this filter lets through (a share's categories); the input's own filters still apply. */
+  only?: ObservationFilter,
 ): Promise<ObservationBundle> {
   const systems = fhirSystems(settings.codeSystemBase);
-  const filter = observationFilter(input, systems);
+  const asked = observationFilter(input, systems);
+  const filter = only ? intersectFilters(asked, only) : asked;
   if (input.type !== undefined) await checkSampleType(db, userId, input.type);
   const window = parseTimeWindow(input);
   const after = decodeObservationCursor(input.cursor);

@@ -1,0 +1,445 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createShare, decryptJwe, parseShlink, revokeSharesOf, type CoreDeps, type QuantitySampleRecord } from "@svc/core";
+import type { JobQueue } from "@svc/jobs";
+import type { TestService } from "../helpers/test-service.ts";
+import { at, createUser, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { startTestQueue } from "../helpers/webhooks.ts";
+
+let svc: TestService;
+let key: string;
+let otherKey: string;
+let jobs: JobQueue;
+
+beforeAll(async () => {
+  ({ svc, key, otherKey } = await startWithTwoTenants());
+  jobs = await startTestQueue(svc);
+});
+afterAll(async () => {
+  await jobs?.stop();
+  await svc?.stop();
+});
+
+type Observation = Record<string, any> & { id: string };
+
+const WINDOW = { start: "2026-02-28T00:00:00Z", end: "2026-03-02T00:00:00Z" };
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+const PASSCODE = "open-sesame-42";
+
+const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
+  type,
+  value,
+  start_date: at(time),
+  source: "withings",
+  ...extra,
+});
+
+/** A user with records of several categories and providers, some outside WINDOW. */
+async function userWithRecords(): Promise<string> {
+  const user = await createUser(svc, key);
+  await writeSamples(svc, user, "withings", [
+    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { external_id: "hr-in" }),
+    sample("heart_rate", 66, "2026-02-27T23:59:59Z", { external_id: "hr-before" }),
+    sample("heart_rate", 70, "2026-03-02T00:00:00Z", { external_id: "hr-after" }),
+    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
+    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
+    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
+    sample("oxygen_saturation", 97, "2026-03-01T07:12:00Z"),
+    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
+  ]);
+  await writeSleep(svc, user, "oura", [
+    { bedtime_start: at("2026-02-28T22:00:00Z"), bedtime_end: at("2026-03-01T06:00:00Z"), total_sleep_seconds: 25_200, source: "oura" },
+    { bedtime_start: at("2026-03-03T22:00:00Z"), bedtime_end: at("2026-03-04T06:00:00Z"), total_sleep_seconds: 25_000, source: "oura" },
+  ]);
+  await writeWorkoutRecords(svc, user, "garmin", [
+    { activity_type: "running", start_date: at("2026-03-01T07:00:00Z"), end_date: at("2026-03-01T07:45:00Z"), distance_meters: 8000, source: "garmin" },
+  ]);
+  await writeDaily(svc, user, "garmin", [{ date: "2026-03-01", steps: 11_000, source: "garmin" }]);
+  await writeEcg(svc, user, "apple_health", [
+    { start_date: at("2026-03-01T12:00:00Z"), classification: "sinusRhythm", average_heart_rate: 66, sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25], source: "apple" },
+  ]);
+  await writeNutrition(svc, user, "cronometer", [{ start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", energy_kcal: 640, source: "cronometer" }]);
+  return user;
+}
+
+const sharesPath = (user: string) => `/v1/users/${user}/shares`;
+const shareBody = (extra: Record<string, unknown> = {}) => ({
+  label: "For Dr. Lee",
+  categories: ["heart", "sleep"],
+  ...WINDOW,
+  expires_at: inDays(30),
+  ...extra,
+});
+
+async function create(user: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const answer = await svc.call(sharesPath(user), { key, body: shareBody(extra), headers });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as Record<string, any>;
+}
+
+/** POST of the manifest URL the link carries (a SMART Health Links client, from another origin). */
+async function openManifest(link: string, body: Record<string, unknown> = { recipient: "Dr. Lee" }) {
+  const payload = parseShlink(link);
+  if (!payload) throw new Error("not a shlink");
+  const response = await fetch(payload.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: "https://viewer.example" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text, payload };
+}
+
+/** The Bundle of an opened manifest, decrypted with the link's key. */
+function decryptBundle(manifest: { files: Array<{ contentType: string; embedded?: string }> }, link: string) {
+  const payload = parseShlink(link)!;
+  const [file] = manifest.files;
+  expect(file?.contentType).toBe("application/fhir+json");
+  const { header, plaintext } = decryptJwe(file!.embedded!, Buffer.from(payload.key, "base64url"));
+  expect(header).toMatchObject({ alg: "dir", enc: "A256GCM" });
+  return JSON.parse(plaintext.toString("utf8")) as { resourceType: string; type: string; entry?: Array<{ resource: Observation }> };
+}
+
+const eventsOf = async (user: string, type?: string) =>
+  (await svc.db.outboxEvent.findMany({ where: { userId: user, ...(type && { type }) }, orderBy: { createdAt: "asc" }, select: { type: true, data: true } }));
+const shareRow = (id: string) => svc.db.share.findUniqueOrThrow({ where: { id } });
+
+describe("POST /v1/users/{id}/shares", () => {
+  it("creates a SMART Health Link whose file holds exactly the categories and window granted", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    expect(share).toMatchObject({
+      label: "For Dr. Lee",
+      categories: ["heart", "sleep"],
+      start: "2026-02-28T00:00:00.000Z",
+      end: "2026-03-02T00:00:00.000Z",
+      passcode: false,
+      passcode_failures: 0,
+      status: "active",
+      revoked_at: null,
+      revoked_reason: null,
+      observations: 3,
+      accesses: 0,
+      last_accessed_at: null,
+    });
+    expect(share.file_bytes).toBeGreaterThan(0);
+    expect(share.link).toBe(`${svc.url}/share#${share.shlink}`);
+    expect(share.shlink).toMatch(/^shlink:\/[A-Za-z0-9_-]+$/);
+    const payload = parseShlink(share.shlink)!;
+    expect(payload).toEqual({
+      url: `${svc.url}/share/${share.id}/manifest`,
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      exp: Math.floor(Date.parse(share.expires_at) / 1000),
+      label: "For Dr. Lee",
+      v: 1,
+    });
+
+    const opened = await openManifest(share.shlink);
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.headers.get("access-control-allow-origin")).toBe("*");
+    const bundle = decryptBundle(opened.body, share.shlink);
+    expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection" });
+    const ids = (bundle.entry ?? []).map((entry) => entry.resource.id).map((id) => id.split("-")[0]).sort();
+    expect(ids).toEqual(["ecg", "qs", "sleep"]);
+    const heartRates = (bundle.entry ?? []).filter((entry) => entry.resource.id.startsWith("qs-")).map((entry) => entry.resource.valueQuantity?.value);
+    expect(heartRates).toEqual([61]);
+    const sleep = bundle.entry!.find((entry) => entry.resource.id.startsWith("sleep-"))!.resource;
+    expect(sleep.effectivePeriod.start).toBe("2026-02-28T22:00:00.000Z");
+    expect(share.file_bytes).toBe(opened.body.files[0].embedded.length);
+
+    const row = await shareRow(share.id);
+    expect(row.providers).toEqual(["apple_health", "oura", "withings"]);
+    expect(await eventsOf(user, "share.created")).toEqual([
+      { type: "share.created", data: { user_id: user, external_ref: null, share_id: share.id, categories: ["heart", "sleep"], expires_at: share.expires_at, passcode: false } },
+    ]);
+  });
+
+  it("stores neither the link key nor the passcode in clear: every column of the row, and the logs", async () => {
+    const user = await userWithRecords();
+    const share = await create(user, { passcode: PASSCODE, categories: ["activity", "vitals", "body", "workouts", "nutrition"] });
+    expect(share.passcode).toBe(true);
+    expect(share).toMatchObject({ categories: ["activity", "body", "workouts", "vitals", "nutrition"] });
+    expect(parseShlink(share.shlink)!.flag).toBe("P");
+    const { key: linkKey } = parseShlink(share.shlink)!;
+    const rawKey = Buffer.from(linkKey, "base64url");
+    const rows = await svc.db.$queryRaw<Array<Record<string, unknown>>>`SELECT * FROM shares WHERE id = ${share.id}::uuid`;
+    expect(rows).toHaveLength(1);
+    for (const [column, value] of Object.entries(rows[0]!)) {
+      const text = value instanceof Uint8Array ? Buffer.from(value).toString("latin1") : JSON.stringify(value) ?? "";
+      for (const secret of [linkKey, PASSCODE, rawKey.toString("hex"), rawKey.toString("base64"), rawKey.toString("latin1")]) {
+        expect(text.includes(secret), column).toBe(false);
+      }
+    }
+    expect(String(rows[0]!.passcode_hash)).toMatch(/^scrypt\$/);
+    // Nor anywhere else in the database's text (idempotency records, events).
+    const events = JSON.stringify(await eventsOf(user));
+    expect(events).not.toContain(linkKey);
+    expect(events).not.toContain(PASSCODE);
+    const opened = await openManifest(share.shlink, { recipient: "coach", passcode: PASSCODE });
+    expect(opened.status, opened.text).toBe(200);
+    const bundle = decryptBundle(opened.body, share.shlink);
+    const kinds = (bundle.entry ?? []).map((entry) => entry.resource.id.split("-")[0]).sort();
+    // Steps, weight and SpO2 samples, the blood pressure panel, the workout, the daily summary and the meal.
+    expect(kinds).toEqual(["bp", "daily", "nutrition", "qs", "qs", "qs", "workout"]);
+    const logs = svc.logs.join("\n");
+    expect(logs).not.toContain(PASSCODE);
+    expect(logs).not.toContain(linkKey);
+  });
+
+  it("replays an Idempotency-Key without the link (it is shown once), one share and one event; 422 for another body", async () => {
+    const user = await userWithRecords();
+    const headers = { "Idempotency-Key": `share-${user}` };
+    const expires_at = inDays(7);
+    const first = await create(user, { passcode: PASSCODE, expires_at }, headers);
+    const again = await svc.call(sharesPath(user), { key, body: shareBody({ passcode: PASSCODE, expires_at }), headers });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const { link, shlink, ...listed } = first;
+    expect(link).toBeTypeOf("string");
+    expect(shlink).toBeTypeOf("string");
+    expect(again.body).toEqual({ ...listed, link: null, shlink: null });
+    const records = await svc.db.idempotencyRecord.findMany({ where: { key: `share-${user}` } });
+    expect(JSON.stringify(records)).not.toContain(parseShlink(shlink)!.key);
+    expect(JSON.stringify(records)).not.toContain(PASSCODE);
+    const other = await svc.call(sharesPath(user), { key, body: shareBody({ label: "Other", expires_at }), headers });
+    expect(other.status, other.text).toBe(422);
+    expect(await svc.db.share.count({ where: { userId: user } })).toBe(1);
+    expect((await eventsOf(user, "share.created")).length).toBe(1);
+  });
+
+  it("answers 400 for invalid bodies and changes nothing", async () => {
+    const user = await userWithRecords();
+    const bad: Array<Record<string, unknown>> = [
+      { label: "" },
+      { label: "x".repeat(81) },
+      { categories: [] },
+      { categories: ["heart", "secrets"] },
+      { start: "2026-03-02T00:00:00Z", end: "2026-03-02T00:00:00Z" },
+      { start: "2026-03-03T00:00:00Z", end: "2026-03-02T00:00:00Z" },
+      { start: "2025-01-01T00:00:00Z", end: "2026-01-03T00:00:00Z" },
+      { start: "yesterday" },
+      { expires_at: new Date(Date.now() - 1000).toISOString() },
+      { expires_at: inDays(366) },
+      { passcode: "12345" },
+      { passcode: "x".repeat(65) },
+      { link: "https://example.com" },
+    ];
+    for (const extra of bad) {
+      const answer = await svc.call(sharesPath(user), { key, body: shareBody(extra) });
+      expect(answer.status, `${JSON.stringify(extra)}: ${answer.text}`).toBe(400);
+      expect(answer.headers.get("content-type")).toContain("application/problem+json");
+      expect(answer.text).not.toContain("12345");
+    }
+    expect(await svc.db.share.count({ where: { userId: user } })).toBe(0);
+    expect(await eventsOf(user)).toEqual([]);
+  });
+
+  it("answers 404 for another tenant's user and 413 when the share would be too large", async () => {
+    const user = await userWithRecords();
+    const foreign = await svc.call(sharesPath(user), { key: otherKey, body: shareBody() });
+    expect(foreign.status).toBe(404);
+    const tenant = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
+    const deps = { db: svc.db, jobs, instance: { publicUrl: () => svc.url, fhirCodeSystemBase: () => `${svc.url}/fhir/CodeSystem` } } as unknown as CoreDeps;
+    const input = { label: "big", categories: ["heart", "sleep"] as const, ...WINDOW, expires_at: inDays(1) };
+    await expect(createShare(deps, tenant, user, input, { maxObservations: 2, maxBundleBytes: 1_000_000 })).rejects.toMatchObject({ status: 413 });
+    await expect(createShare(deps, tenant, user, input, { maxObservations: 100, maxBundleBytes: 100 })).rejects.toMatchObject({ status: 413 });
+    expect(await svc.db.share.count({ where: { userId: user } })).toBe(0);
+  });
+});
+
+describe("GET /v1/users/{id}/shares", () => {
+  it("lists every share oldest first with every status, paged by created_at, listing fields only", async () => {
+    const user = await userWithRecords();
+    const a = await create(user, { label: "A" });
+    const b = await create(user, { label: "B", passcode: PASSCODE });
+    const c = await create(user, { label: "C" });
+    await svc.call(`${sharesPath(user)}/${b.id}/revoke`, { key, method: "POST" });
+    await svc.db.share.update({ where: { id: c.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+
+    const first = await svc.call(`${sharesPath(user)}?limit=2`, { key });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.data.map((s: any) => s.label)).toEqual(["A", "B"]);
+    expect(first.body.next_cursor).toBeTypeOf("string");
+    const second = await svc.call(`${sharesPath(user)}?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+    expect(second.body).toMatchObject({ data: [{ label: "C" }], next_cursor: null });
+    const all = [...first.body.data, ...second.body.data];
+    expect(all.map((s: any) => s.status)).toEqual(["active", "revoked", "expired"]);
+    expect(all.map((s: any) => s.passcode)).toEqual([false, true, false]);
+    expect(all[1]).toMatchObject({ id: b.id, revoked_reason: "owner" });
+    for (const item of all) {
+      expect(Object.keys(item).sort()).toEqual(
+        ["accesses", "categories", "created_at", "end", "expires_at", "file_bytes", "id", "label", "last_accessed_at", "observations", "passcode", "passcode_failures", "revoked_at", "revoked_reason", "start", "status"].sort(),
+      );
+    }
+    const { link: _l, shlink: _s, ...listedA } = a;
+    expect(all[0]).toEqual(listedA);
+    expect((await svc.call(`${sharesPath(user)}/${a.id}`, { key })).body).toEqual(listedA);
+    expect((await svc.call(`${sharesPath(user)}?cursor=nope`, { key })).status).toBe(400);
+    expect((await svc.call(sharesPath(user), { key: otherKey })).status).toBe(404);
+    expect((await svc.call(`${sharesPath(user)}/${a.id}`, { key: otherKey })).status).toBe(404);
+  });
+});
+
+describe("POST /v1/users/{id}/shares/{share_id}/revoke", () => {
+  it("revokes with reason owner, drops the file, writes share.revoked once; opening answers 404", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    const answer = await svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key, method: "POST" });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ id: share.id, status: "revoked", revoked_reason: "owner" });
+    expect(answer.body.revoked_at).toBeTypeOf("string");
+    expect((await shareRow(share.id)).file).toBeNull();
+    const again = await svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key, method: "POST" });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(answer.body);
+    expect(await eventsOf(user, "share.revoked")).toEqual([
+      { type: "share.revoked", data: { user_id: user, external_ref: null, share_id: share.id, reason: "owner" } },
+    ]);
+    const opened = await openManifest(share.shlink);
+    expect(opened.status).toBe(404);
+    expect(opened.headers.get("content-type")).toContain("application/problem+json");
+    expect((await svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key: otherKey, method: "POST" })).status).toBe(404);
+    expect((await svc.call(`${sharesPath(user)}/00000000-0000-4000-8000-000000000000/revoke`, { key, method: "POST" })).status).toBe(404);
+  });
+
+  it("revokes with reason consent through revokeSharesOf, only shares holding the provider and a category given", async () => {
+    const user = await userWithRecords();
+    const heart = await create(user, { categories: ["heart"] });
+    const sleep = await create(user, { categories: ["sleep"] });
+    const body = await create(user, { categories: ["body"] });
+    const revoked = await svc.db.$transaction((tx) => revokeSharesOf(tx, { userId: user, provider: "withings", categories: ["heart", "body"] }, "consent", jobs));
+    expect(revoked).toBe(2);
+    const statuses = await svc.call(sharesPath(user), { key });
+    expect(statuses.body.data.map((s: any) => [s.id, s.status, s.revoked_reason])).toEqual([
+      [heart.id, "revoked", "consent"],
+      [sleep.id, "active", null],
+      [body.id, "revoked", "consent"],
+    ]);
+    expect((await eventsOf(user, "share.revoked")).map((e) => (e.data as any).reason)).toEqual(["consent", "consent"]);
+    expect((await openManifest(heart.shlink)).status).toBe(404);
+    expect((await openManifest(sleep.shlink)).status).toBe(200);
+  });
+
+  it("revokes with reason provider_erased when the provider's data erasure finishes", async () => {
+    const user = await userWithRecords();
+    const ecg = await create(user, { categories: ["heart"] });
+    const sleep = await create(user, { categories: ["sleep"] });
+    const erase = await svc.call(`/v1/users/${user}/data/apple_health`, { key, method: "DELETE" });
+    expect(erase.status, erase.text).toBe(202);
+    for (let i = 0; i < 150; i++) {
+      const job = await svc.call(`/v1/deletions/${erase.body.job_id}`, { key });
+      if (job.body.status === "done") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const list = await svc.call(sharesPath(user), { key });
+    expect(list.body.data.map((s: any) => [s.id, s.status, s.revoked_reason])).toEqual([
+      [ecg.id, "revoked", "provider_erased"],
+      [sleep.id, "active", null],
+    ]);
+    expect(await eventsOf(user, "share.revoked")).toEqual([
+      { type: "share.revoked", data: { user_id: user, external_ref: null, share_id: ecg.id, reason: "provider_erased" } },
+    ]);
+  });
+});
+
+describe("POST /share/{share_id}/manifest", () => {
+  it("counts every served file with share.accessed and answers CORS preflights", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    const preflight = await fetch(`${svc.url}/share/${share.id}/manifest`, {
+      method: "OPTIONS",
+      headers: { origin: "https://viewer.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
+    expect((await openManifest(share.shlink)).status).toBe(200);
+    expect((await openManifest(share.shlink)).status).toBe(200);
+    const listed = (await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body;
+    expect(listed.accesses).toBe(2);
+    expect(listed.last_accessed_at).toBeTypeOf("string");
+    expect(await eventsOf(user, "share.accessed")).toEqual([
+      { type: "share.accessed", data: { user_id: user, external_ref: null, share_id: share.id } },
+      { type: "share.accessed", data: { user_id: user, external_ref: null, share_id: share.id } },
+    ]);
+  });
+
+  it("answers a short-lived location instead when the file is larger than embeddedLengthMax", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    const opened = await openManifest(share.shlink, { recipient: "Dr. Lee", embeddedLengthMax: 10 });
+    expect(opened.status, opened.text).toBe(200);
+    const [file] = opened.body.files;
+    expect(file.embedded).toBeUndefined();
+    expect(file.location).toMatch(new RegExp(`^${svc.url}/share/${share.id}/file\\?t=`));
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body.accesses).toBe(0);
+    const served = await fetch(file.location);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toContain("application/jose");
+    const bundle = decryptBundle({ files: [{ contentType: file.contentType, embedded: await served.text() }] }, share.shlink);
+    expect(bundle.entry).toHaveLength(3);
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body.accesses).toBe(1);
+    expect((await fetch(`${svc.url}/share/${share.id}/file?t=forged`)).status).toBe(404);
+    const other = await create(user);
+    expect((await fetch(file.location.replace(share.id, other.id))).status).toBe(404);
+  });
+
+  it("locks a share after 10 wrong passcodes (revoked passcode_attempts); a missing passcode is not counted", async () => {
+    const user = await userWithRecords();
+    const share = await create(user, { passcode: PASSCODE });
+    const missing = await openManifest(share.shlink);
+    expect(missing.status).toBe(401);
+    expect(missing.body.remainingAttempts).toBe(10);
+    for (let attempt = 1; attempt <= 9; attempt++) {
+      const wrong = await openManifest(share.shlink, { recipient: "x", passcode: `wrong-${attempt}` });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get("content-type")).toContain("application/problem+json");
+      expect(wrong.body.remainingAttempts).toBe(10 - attempt);
+    }
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body).toMatchObject({ passcode_failures: 9, status: "active" });
+    const right = await openManifest(share.shlink, { recipient: "x", passcode: PASSCODE });
+    expect(right.status).toBe(200);
+    const last = await openManifest(share.shlink, { recipient: "x", passcode: "wrong-10" });
+    expect(last.status).toBe(401);
+    expect(last.body.remainingAttempts).toBe(0);
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body).toMatchObject({
+      passcode_failures: 10,
+      status: "revoked",
+      revoked_reason: "passcode_attempts",
+      accesses: 1,
+    });
+    expect((await shareRow(share.id)).file).toBeNull();
+    expect(await eventsOf(user, "share.revoked")).toEqual([
+      { type: "share.revoked", data: { user_id: user, external_ref: null, share_id: share.id, reason: "passcode_attempts" } },
+    ]);
+    expect((await openManifest(share.shlink, { recipient: "x", passcode: PASSCODE })).status).toBe(404);
+    expect(svc.logs.join("\n")).not.toContain(PASSCODE);
+  });
+
+  it("answers 404 once expired, and for unknown ids; 400 for a body that is not a manifest request", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    const bad = await fetch(`${svc.url}/share/${share.id}/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    expect(bad.status).toBe(400);
+    const noRecipient = await fetch(`${svc.url}/share/${share.id}/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(noRecipient.status).toBe(400);
+    await svc.db.share.update({ where: { id: share.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await openManifest(share.shlink)).status).toBe(404);
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body.status).toBe("expired");
+    const unknown = await fetch(`${svc.url}/share/00000000-0000-4000-8000-000000000000/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"recipient":"x"}' });
+    expect(unknown.status).toBe(404);
+    expect((await fetch(`${svc.url}/share/not-a-uuid/manifest`, { method: "POST", body: '{"recipient":"x"}' })).status).toBe(404);
+    expect(await eventsOf(user, "share.accessed")).toEqual([]);
+    // Revoking an expired share drops its file without share.revoked (it had already stopped).
+    const revoked = await svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key, method: "POST" });
+    expect(revoked.body).toMatchObject({ status: "revoked", revoked_reason: "owner" });
+    expect((await shareRow(share.id)).file).toBeNull();
+    expect(await eventsOf(user, "share.revoked")).toEqual([]);
+  });
+
+  it("answers 404 once the user is being deleted", async () => {
+    const user = await userWithRecords();
+    const share = await create(user);
+    await svc.db.user.update({ where: { id: user }, data: { status: "deleting" } });
+    expect((await openManifest(share.shlink)).status).toBe(404);
+  });
+});

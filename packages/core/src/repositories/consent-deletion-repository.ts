@@ -1,0 +1,95 @@
+import { Prisma } from "@svc/db";
+import type { DbClient } from "./db-client.ts";
+
+/** What a consent revocation deletes of one user's data from one provider. */
+export interface ConsentDeletionTarget {
+  userId: string;
+  provider: string;
+  /** Quantity sample types of the revoked categories. */
+  quantityTypes: readonly string[];
+  /** Category sample types of the revoked categories. */
+  categoryTypes: readonly string[];
+  /** Tables whose every row of the user and provider belongs to a revoked category. */
+  wholeTables: readonly ConsentWholeTable[];
+}
+
+/**
+ * Record tables that belong to one category as a whole, with the size of one delete batch.
+ * Parts go by cascade: sleep phases, workout route points and track summaries, RR intervals
+ * and HRV results, ECG voltages.
+ */
+export const CONSENT_WHOLE_TABLES = {
+  sleep_sessions: 1_000,
+  workouts: 500,
+  nutrition_logs: 10_000,
+  daily_summaries: 10_000,
+  heartbeat_series: 500,
+  ecg_recordings: 500,
+} as const;
+
+export type ConsentWholeTable = keyof typeof CONSENT_WHOLE_TABLES;
+
+const TYPED_BATCH = 10_000;
+
+/**
+ * Deletes up to a batch of the target's rows from each table in turn, or every row when
+ * `limited` is false; returns how many were deleted. Sample streams of the deleted types go
+ * with the last, unlimited round (deleteConsentSampleStreams).
+ */
+export async function deleteConsentRows(db: DbClient, target: ConsentDeletionTarget, limited: boolean): Promise<number> {
+  const { userId, provider } = target;
+  const limitOf = (batch: number) => (limited ? Prisma.sql`LIMIT ${batch}` : Prisma.empty);
+  let deleted = 0;
+  const typed = [
+    { table: "quantity_samples", types: target.quantityTypes },
+    { table: "category_samples", types: target.categoryTypes },
+  ];
+  for (const { table, types } of typed) {
+    if (types.length === 0) continue;
+    const t = Prisma.raw(table);
+    deleted += await db.$executeRaw`
+      DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM ${t} WHERE user_id = ${userId}::uuid AND provider = ${provider} AND type = ANY(${[...types]}::text[])
+        ${limitOf(TYPED_BATCH)}))`;
+  }
+  for (const table of target.wholeTables) {
+    const t = Prisma.raw(table);
+    deleted += await db.$executeRaw`
+      DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM ${t} WHERE user_id = ${userId}::uuid AND provider = ${provider}
+        ${limitOf(CONSENT_WHOLE_TABLES[table])}))`;
+  }
+  return deleted;
+}
+
+/** The user's sample streams of the provider and these types (their samples are gone). */
+export function deleteConsentSampleStreams(db: DbClient, userId: string, provider: string, types: readonly string[]) {
+  if (types.length === 0) return Promise.resolve(0);
+  return db.$executeRaw`
+    DELETE FROM quantity_sample_streams
+    WHERE user_id = ${userId}::uuid AND provider = ${provider} AND type = ANY(${[...types]}::text[])`;
+}
+
+/** The consent revocations (deletion jobs with categories) of the user and provider, newest first. */
+export function listConsentDeletionJobs(db: DbClient, userId: string, provider: string) {
+  return db.deletionJob.findMany({
+    where: { userId, provider, NOT: { categories: { isEmpty: true } } },
+    select: { id: true, categories: true, status: true, createdAt: true },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+export function insertConsentDeletionJob(
+  db: DbClient,
+  input: { tenantId: string; userId: string; externalRef: string | null; provider: string; categories: readonly string[] },
+) {
+  return db.deletionJob.create({ data: { ...input, categories: [...input.categories] }, select: { id: true } });
+}
+
+/** A consent revocation's job: its user, provider and categories. */
+export function findConsentDeletionJob(db: DbClient, id: string) {
+  return db.deletionJob.findUnique({
+    where: { id },
+    select: { id: true, tenantId: true, userId: true, provider: true, categories: true, status: true },
+  });
+}

@@ -1,0 +1,45 @@
+import { categoryOfCategoryType, categoryOfQuantityType, RECORD_KIND_CATEGORIES } from "../catalog/data-categories.ts";
+import type { DbClient } from "../repositories/db-client.ts";
+import { holdRecordWriterLock, listRevokedCategories } from "../repositories/source-consent-repository.ts";
+import type { ParsedRecords } from "./record-bundle.ts";
+
+/**
+ * The records of a bundle the user still consents to: records of a category the user revoked
+ * for the provider are dropped and counted as skipped (neither stored nor rejected). Sample
+ * types outside the catalog belong to no category and are kept. Call inside the
+ * transaction that writes the records: it holds the lock a revocation's deletion waits for.
+ */
+export async function dropRevokedRecords(
+  db: DbClient,
+  batch: { userId: string; provider: string },
+  records: ParsedRecords,
+): Promise<{ records: ParsedRecords; skipped: number }> {
+  await holdRecordWriterLock(db, batch.userId, batch.provider);
+  const revoked = new Set(await listRevokedCategories(db, batch.userId, batch.provider));
+  if (revoked.size === 0) return { records, skipped: 0 };
+  let skipped = 0;
+  const keep = <T>(list: T[], isRevoked: (record: T) => boolean): T[] => {
+    const kept = list.filter((record) => !isRevoked(record));
+    skipped += list.length - kept.length;
+    return kept;
+  };
+  const whole = (kind: keyof typeof RECORD_KIND_CATEGORIES) => () => revoked.has(RECORD_KIND_CATEGORIES[kind]);
+  const ofType = (categoryOf: (type: string) => string | null) => (record: { type: unknown }) => {
+    const category = typeof record.type === "string" ? categoryOf(record.type) : null;
+    return category !== null && revoked.has(category);
+  };
+  return {
+    records: {
+      ...records,
+      quantitySamples: keep(records.quantitySamples, ofType(categoryOfQuantityType)),
+      categorySamples: keep(records.categorySamples, ofType(categoryOfCategoryType)),
+      sleepSessions: keep(records.sleepSessions, whole("sleep_session")),
+      workouts: keep(records.workouts, whole("workout")),
+      nutritionLogs: keep(records.nutritionLogs, whole("nutrition_log")),
+      dailySummaries: keep(records.dailySummaries, whole("daily_summary")),
+      heartbeatSeries: keep(records.heartbeatSeries, whole("heartbeat_series")),
+      ecgRecordings: keep(records.ecgRecordings, whole("ecg_recording")),
+    },
+    skipped,
+  };
+}
