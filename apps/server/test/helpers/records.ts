@@ -19,6 +19,9 @@ import {
 } from "@svc/core";
 import { startTestService, type CallResult, type TestService } from "./test-service.ts";
 
+/** Test writes can be large (50 000 samples) on a busy 2-core machine: more than Prisma's default 5 s. */
+const WRITE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+
 /** The service with two tenants: `key` is the first one's API key, `otherKey` the second one's. */
 export async function startWithTwoTenants(): Promise<{ svc: TestService; key: string; otherKey: string }> {
   const svc = await startTestService();
@@ -36,7 +39,7 @@ export async function createUser(svc: TestService, key: string): Promise<string>
 
 /** Stores samples through the same writer the ETL uses, in one transaction. */
 export function writeSamples(svc: TestService, userId: string, provider: string, records: QuantitySampleRecord[]) {
-  return svc.db.$transaction((tx) => writeQuantitySamples(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeQuantitySamples(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /**
@@ -102,35 +105,35 @@ export async function expectReadAccessRules(
 
 /** Stores category samples through the ETL's writer, in one transaction. */
 export function writeCategory(svc: TestService, userId: string, provider: string, records: CategorySampleRecord[]) {
-  return svc.db.$transaction((tx) => writeCategorySamples(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeCategorySamples(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores sleep sessions (with their phases) through the ETL's writer, in one transaction. */
 export function writeSleep(svc: TestService, userId: string, provider: string, records: SleepSessionRecord[]) {
-  return svc.db.$transaction((tx) => writeSleepSessions(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeSleepSessions(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores workouts (with their routes) through the ETL's writer, in one transaction. */
 export function writeWorkoutRecords(svc: TestService, userId: string, provider: string, records: WorkoutRecord[]) {
-  return svc.db.$transaction((tx) => writeWorkouts(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeWorkouts(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores nutrition logs through the ETL's writer, in one transaction. */
 export function writeNutrition(svc: TestService, userId: string, provider: string, records: NutritionLogRecord[]) {
-  return svc.db.$transaction((tx) => writeNutritionLogs(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeNutritionLogs(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores provider-sent daily summaries through the ETL's writer, in one transaction. */
 export function writeDaily(svc: TestService, userId: string, provider: string, records: DailySummaryRecord[]) {
-  return svc.db.$transaction((tx) => writeDailySummaries(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeDailySummaries(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores heartbeat series (with their RR intervals and HRV) through the ETL's writer, in one transaction. */
 export function writeHeartbeats(svc: TestService, userId: string, provider: string, records: HeartbeatSeriesRecord[]) {
-  return svc.db.$transaction((tx) => writeHeartbeatSeries(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeHeartbeatSeries(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
 
 /** Stores ECG recordings with their voltages through the ETL's writer, in one transaction. */
 export function writeEcg(svc: TestService, userId: string, provider: string, records: EcgRecordingRecord[]) {
-  return svc.db.$transaction((tx) => writeEcgRecordings(tx, { userId, provider }, records));
+  return svc.db.$transaction((tx) => writeEcgRecordings(tx, { userId, provider }, records), WRITE_TRANSACTION);
 }
