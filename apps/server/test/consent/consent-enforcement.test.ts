@@ -1,7 +1,7 @@
-import { DAILY_TOTAL_TYPES, categoryOfCategoryType, categoryOfQuantityType } from "@svc/core";
+import { DAILY_TOTAL_TYPES, categoryOfCategoryType, categoryOfQuantityType, emptyParsedRecords, noChanges, writeParsedRecords } from "@svc/core";
 import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, mintToken, writeNutrition } from "../helpers/records.ts";
+import { createUser, mintToken, writeDaily, writeNutrition } from "../helpers/records.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // What a revocation does to stored data (the consent-revoke job) and to data arriving
@@ -175,6 +175,57 @@ describe("a revocation's deletion job", () => {
     expect((await counts(user, "apple_health")).daily_summaries).toBe(0);
     expect((await typesOf(user, "apple_health")).quantity).not.toContain("step_count");
     expect((await typesOf(user, "apple_health")).quantity).toContain("heart_rate");
+  });
+});
+
+describe("daily summaries and consent (their figures belong to activity, heart and sleep)", () => {
+  const dailyOf = async (user: string, provider: string) =>
+    (
+      await svc.db.dailySummary.findMany({
+        where: { userId: user, provider },
+        orderBy: { date: "asc" },
+        select: { date: true, steps: true, restingHeartRate: true, averageHeartRate: true, hrvRmssd: true, sleepSeconds: true, score: true },
+      })
+    ).map(({ date, ...figures }) => ({ date: date.toISOString().slice(0, 10), ...figures }));
+
+  it("revoking heart, then sleep, clears those figures of the source's daily summaries and deletes summaries left with none", async () => {
+    const user = await createUser(svc, key);
+    const full = { steps: 9_000, resting_heart_rate: 52, average_heart_rate: 70, hrv_rmssd: 41, sleep_seconds: 27_000, score: 80, source: "garmin" };
+    await writeDaily(svc, user, "garmin", [
+      { date: "2024-03-01", ...full },
+      { date: "2024-03-02", resting_heart_rate: 50, hrv_rmssd: 40, source: "garmin" },
+      { date: "2024-03-03", sleep_seconds: 25_000, source: "garmin" },
+    ]);
+    await writeDaily(svc, user, "oura", [{ date: "2024-03-01", ...full, source: "oura" }]);
+    const oura = await dailyOf(user, "oura");
+
+    await revokeAndWait(user, "garmin", ["heart"]);
+    const noHeart = { restingHeartRate: null, averageHeartRate: null, hrvRmssd: null };
+    expect(await dailyOf(user, "garmin")).toEqual([
+      { date: "2024-03-01", steps: 9_000, ...noHeart, sleepSeconds: 27_000, score: 80 },
+      { date: "2024-03-03", steps: null, ...noHeart, sleepSeconds: 25_000, score: null },
+    ]);
+    await revokeAndWait(user, "garmin", ["sleep"]);
+    expect(await dailyOf(user, "garmin")).toEqual([{ date: "2024-03-01", steps: 9_000, ...noHeart, sleepSeconds: null, score: 80 }]);
+    expect(await dailyOf(user, "oura")).toEqual(oura);
+  });
+
+  it("incoming daily summaries lose the figures of revoked categories; one left with none is skipped", async () => {
+    const user = await createUser(svc, key);
+    await revokeAndWait(user, "garmin", ["heart", "sleep"]);
+    const changes = noChanges();
+    const records = {
+      ...emptyParsedRecords(),
+      dailySummaries: [
+        { date: "2024-03-04", steps: 100, resting_heart_rate: 60, hrv_rmssd: 30, sleep_seconds: 3_600, score: 70, source: "garmin" },
+        { date: "2024-03-05", resting_heart_rate: 61, sleep_seconds: 3_000, source: "garmin" },
+      ],
+    };
+    await svc.db.$transaction((tx) => writeParsedRecords(tx, { userId: user, provider: "garmin" }, records, changes));
+    expect(changes).toMatchObject({ skipped: 1, rejected: 0, records: { daily_summaries: 1 } });
+    expect(await dailyOf(user, "garmin")).toEqual([
+      { date: "2024-03-04", steps: 100, restingHeartRate: null, averageHeartRate: null, hrvRmssd: null, sleepSeconds: null, score: 70 },
+    ]);
   });
 });
 

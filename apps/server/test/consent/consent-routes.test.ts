@@ -111,6 +111,28 @@ describe("POST /v1/users/{id}/consents/{provider}/revoke", () => {
     ]);
   });
 
+  it("repeated, starts a new job for each asked category whose newest job failed, even when another category's newer job did not", async () => {
+    const user = await createUser(svc, key);
+    const sleep = await revoke(user, "oura", { categories: ["sleep"] });
+    await svc.db.deletionJob.update({ where: { id: sleep.body.job.job_id }, data: { status: "failed", finishedAt: new Date() } });
+    const heart = await revoke(user, "oura", { categories: ["heart"] });
+    expect(heart.status).toBe(202);
+    const events = await consentEvents(user);
+
+    const again = await revoke(user, "oura", { categories: ["heart", "sleep"] });
+    expect(again.status, again.text).toBe(202);
+    expect([sleep.body.job.job_id, heart.body.job.job_id]).not.toContain(again.body.job.job_id);
+    expect(again.body.job.status).toBe("pending");
+    const job = await svc.db.deletionJob.findUniqueOrThrow({ where: { id: again.body.job.job_id } });
+    expect(job.categories).toEqual(["sleep"]);
+    expect(await consentEvents(user)).toEqual(events);
+    // Now every asked category's newest job is open: the same job again, nothing new.
+    const once = await revoke(user, "oura", { categories: ["heart", "sleep"] });
+    expect(once.body.job.job_id).toBe(again.body.job.job_id);
+    expect(await svc.db.deletionJob.count({ where: { userId: user } })).toBe(3);
+    expect((await revoke(user, "oura", { categories: ["heart"] })).body.job.job_id).toBe(heart.body.job.job_id);
+  });
+
   it("revokes the user's active shares holding the source and a revoked category, with reason consent", async () => {
     const user = await createUser(svc, key);
     const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;

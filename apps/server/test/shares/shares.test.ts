@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShare, decryptJwe, parseShlink, revokeSharesOf, type CoreDeps, type QuantitySampleRecord } from "@svc/core";
+import { createShare, decryptJwe, parseShlink, revokeSharesOf, runConsentRevocation, type CoreDeps, type QuantitySampleRecord } from "@svc/core";
 import type { JobQueue } from "@svc/jobs";
 import type { TestService } from "../helpers/test-service.ts";
 import { at, createUser, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
@@ -441,5 +441,77 @@ describe("POST /share/{share_id}/manifest", () => {
     const share = await create(user);
     await svc.db.user.update({ where: { id: user }, data: { status: "deleting" } });
     expect((await openManifest(share.shlink)).status).toBe(404);
+  });
+});
+
+describe("shares and consent revoked meanwhile (review fixes)", () => {
+  /** A revocation saved whose deletion job has not finished yet (its records are still stored). */
+  async function revokedNotYetDeleted(user: string, provider: string, categories: string[]) {
+    const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
+    for (const category of categories) await svc.db.sourceConsent.create({ data: { userId: user, provider, category, granted: false } });
+    return svc.db.deletionJob.create({ data: { tenantId, userId: user, provider, categories }, select: { id: true } });
+  }
+
+  it("a share made after a revocation, before its job finished, holds none of the revoked data and is revoked when the job finishes", async () => {
+    const user = await userWithRecords();
+    const job = await revokedNotYetDeleted(user, "withings", ["heart"]);
+    const share = await create(user, { categories: ["heart", "body"] });
+    const opened = await openManifest(share.shlink);
+    expect(opened.status, opened.text).toBe(200);
+    const resources = (decryptBundle(opened.body, share.shlink).entry ?? []).map((entry) => entry.resource);
+    // Withings' heart rate (still stored) is left out; its weight and apple_health's ECG stay.
+    expect(resources.map((r) => r.id.split("-")[0]).sort()).toEqual(["ecg", "qs"]);
+    expect(resources.find((r) => r.id.startsWith("qs-"))!.valueQuantity.value).toBe(72.4);
+    expect(share.observations).toBe(2);
+
+    await runConsentRevocation({ db: svc.db, jobs } as unknown as CoreDeps, job.id);
+    expect(await svc.db.deletionJob.findUniqueOrThrow({ where: { id: job.id }, select: { status: true } })).toEqual({ status: "done" });
+    expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body).toMatchObject({ status: "revoked", revoked_reason: "consent" });
+    expect((await shareRow(share.id)).file).toBeNull();
+    expect(await eventsOf(user, "share.revoked")).toEqual([
+      { type: "share.revoked", data: { user_id: user, external_ref: null, share_id: share.id, reason: "consent" } },
+    ]);
+    expect((await openManifest(share.shlink)).status).toBe(404);
+  });
+
+  it("an owner revoke racing revokeSharesOf writes one share.revoked per share and keeps the first reason", async () => {
+    for (let round = 0; round < 10; round++) {
+      const user = await userWithRecords();
+      const share = await create(user, { categories: ["heart"] });
+      const [owner] = await Promise.all([
+        svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key, method: "POST" }),
+        svc.db.$transaction((tx) => revokeSharesOf(tx, { userId: user, provider: "withings", categories: ["heart"] }, "consent", jobs)),
+      ]);
+      expect(owner.status, owner.text).toBe(200);
+      const events = await eventsOf(user, "share.revoked");
+      expect(events, `round ${round}`).toHaveLength(1);
+      const reason = (events[0]!.data as { reason: string }).reason;
+      expect((await shareRow(share.id)).revokedReason).toBe(reason);
+      expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body.revoked_reason).toBe(reason);
+    }
+  });
+
+  it("keeps only the daily summary figures of the categories shared; a summary left with none is not in the file", async () => {
+    const user = await createUser(svc, key);
+    await writeDaily(svc, user, "garmin", [
+      { date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, hrv_rmssd: 41, sleep_seconds: 27_000, score: 80, source: "garmin" },
+      { date: "2026-02-28", steps: 9_000, source: "garmin" },
+    ]);
+    const figuresOf = async (categories: string[]) => {
+      const share = await create(user, { categories });
+      const opened = await openManifest(share.shlink);
+      expect(opened.status, opened.text).toBe(200);
+      const daily = (decryptBundle(opened.body, share.shlink).entry ?? []).map((e) => e.resource).filter((r) => r.id.startsWith("daily-"));
+      expect(share.observations).toBe(daily.length);
+      return daily.map((r) => (r.component ?? []).map((c: { code: { text: string } }) => c.code.text).sort());
+    };
+    expect(await figuresOf(["heart"])).toEqual([["hrv_rmssd", "resting_heart_rate"]]);
+    expect(await figuresOf(["sleep"])).toEqual([["sleep_seconds"]]);
+    expect(await figuresOf(["activity"])).toEqual([["steps"], ["score", "steps"]]);
+    expect(await figuresOf(["heart", "sleep"])).toEqual([["hrv_rmssd", "resting_heart_rate", "sleep_seconds"]]);
+    expect(await figuresOf(["body"])).toEqual([]);
+    // A revoked category of the source is left out of a share made before its job deleted it.
+    await revokedNotYetDeleted(user, "garmin", ["heart"]);
+    expect(await figuresOf(["heart", "sleep"])).toEqual([["sleep_seconds"]]);
   });
 });

@@ -28,11 +28,11 @@ void _everyGroupIsACategory;
 
 /** What each category holds, for API descriptions. */
 export const DATA_CATEGORY_DESCRIPTIONS: Readonly<Record<DataCategory, string>> = {
-  activity: "steps, distance, energy, floors, activity minutes and daily summaries",
-  heart: "heart rate, heart rate variability, ECG recordings and heartbeat series",
+  activity: "steps, distance, energy, floors, activity minutes and daily summaries (their activity figures and score)",
+  heart: "heart rate, heart rate variability, ECG recordings, heartbeat series and the heart figures of daily summaries",
   recovery: "recovery and readiness scores",
   body: "weight, body composition and other body measurements",
-  sleep: "sleep sessions with their phases, and sleep samples",
+  sleep: "sleep sessions with their phases, sleep samples and the sleep time of daily summaries",
   workouts: "workouts with their routes",
   vitals: "blood pressure, oxygen saturation, respiration, temperature and other vitals",
   nutrition: "nutrition logs, food and water",
@@ -54,6 +54,39 @@ export const RECORD_KIND_CATEGORIES = {
 } as const satisfies Record<string, DataCategory>;
 
 export type CategorizedRecordKind = keyof typeof RECORD_KIND_CATEGORIES;
+
+/**
+ * A daily summary's figures (by REST field name) and the category each belongs to: a daily
+ * summary (whose record kind is activity) also carries heart and sleep figures, which
+ * consent and shares treat as those categories' data. `score` is the provider's score of the
+ * day (an activity or readiness score), kept with activity.
+ */
+export const DAILY_SUMMARY_FIGURE_CATEGORIES = {
+  steps: "activity",
+  distance_meters: "activity",
+  active_energy_kcal: "activity",
+  total_energy_kcal: "activity",
+  floors_climbed: "activity",
+  active_seconds: "activity",
+  score: "activity",
+  resting_heart_rate: "heart",
+  average_heart_rate: "heart",
+  hrv_rmssd: "heart",
+  sleep_seconds: "sleep",
+} as const satisfies Record<string, DataCategory>;
+
+export type DailySummaryFigure = keyof typeof DAILY_SUMMARY_FIGURE_CATEGORIES;
+
+/** The category of a daily summary's figure; null for a field that is not one. */
+export function categoryOfDailyFigure(field: string): DataCategory | null {
+  return Object.hasOwn(DAILY_SUMMARY_FIGURE_CATEGORIES, field) ? DAILY_SUMMARY_FIGURE_CATEGORIES[field as DailySummaryFigure] : null;
+}
+
+/** The daily summary figures of these categories. */
+export function dailyFiguresOf(categories: Iterable<string>): DailySummaryFigure[] {
+  const wanted = new Set(categories);
+  return (Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as DailySummaryFigure[]).filter((field) => wanted.has(DAILY_SUMMARY_FIGURE_CATEGORIES[field]));
+}
 
 export function isDataCategory(value: string): value is DataCategory {
   return (DATA_CATEGORIES as readonly string[]).includes(value);

@@ -11,7 +11,28 @@ export interface ConsentDeletionTarget {
   categoryTypes: readonly string[];
   /** Tables whose every row of the user and provider belongs to a revoked category. */
   wholeTables: readonly ConsentWholeTable[];
+  /** Daily summary figures (columns) of the revoked categories. */
+  dailyFigures: readonly DailyFigureColumn[];
 }
+
+/** The figure columns of daily_summaries (named as the REST fields). */
+export const DAILY_FIGURE_COLUMNS = [
+  "steps",
+  "distance_meters",
+  "active_energy_kcal",
+  "total_energy_kcal",
+  "floors_climbed",
+  "active_seconds",
+  "resting_heart_rate",
+  "average_heart_rate",
+  "hrv_rmssd",
+  "sleep_seconds",
+  "score",
+] as const;
+
+export type DailyFigureColumn = (typeof DAILY_FIGURE_COLUMNS)[number];
+
+const DAILY_BATCH = 10_000;
 
 /**
  * Record tables that belong to one category as a whole, with the size of one delete batch.
@@ -22,7 +43,6 @@ export const CONSENT_WHOLE_TABLES = {
   sleep_sessions: 1_000,
   workouts: 500,
   nutrition_logs: 10_000,
-  daily_summaries: 10_000,
   heartbeat_series: 500,
   ecg_recordings: 500,
 } as const;
@@ -59,7 +79,35 @@ export async function deleteConsentRows(db: DbClient, target: ConsentDeletionTar
         SELECT ctid FROM ${t} WHERE user_id = ${userId}::uuid AND provider = ${provider}
         ${limitOf(CONSENT_WHOLE_TABLES[table])}))`;
   }
+  deleted += await clearDailyFigures(db, target, limitOf(DAILY_BATCH));
   return deleted;
+}
+
+/**
+ * The revoked figures of the target's daily summaries (derived ones included): a summary
+ * holding no other figure is deleted, the others keep their other figures with these set to
+ * null. Summaries that held none of them are left alone (unless every figure is revoked:
+ * then every summary of the provider goes). The rows changed.
+ */
+async function clearDailyFigures(db: DbClient, target: ConsentDeletionTarget, limit: Prisma.Sql): Promise<number> {
+  if (target.dailyFigures.length === 0) return 0;
+  const { userId, provider } = target;
+  const revoked = new Set<string>(target.dailyFigures);
+  const others = DAILY_FIGURE_COLUMNS.filter((column) => !revoked.has(column));
+  const anyRevoked = Prisma.join([...revoked].map((column) => Prisma.raw(`${column} IS NOT NULL`)), " OR ");
+  // Every figure revoked: every summary of the provider goes, those without figures too.
+  const goes =
+    others.length === 0 ? Prisma.sql`TRUE` : Prisma.sql`(${anyRevoked}) AND ${Prisma.join(others.map((column) => Prisma.raw(`${column} IS NULL`)), " AND ")}`;
+  const deleted = await db.$executeRaw`
+    DELETE FROM daily_summaries WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM daily_summaries WHERE user_id = ${userId}::uuid AND provider = ${provider} AND ${goes}
+      ${limit}))`;
+  const cleared = Prisma.join([...revoked].map((column) => Prisma.raw(`${column} = NULL`)), ", ");
+  const updated = await db.$executeRaw`
+    UPDATE daily_summaries SET ${cleared} WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM daily_summaries WHERE user_id = ${userId}::uuid AND provider = ${provider} AND (${anyRevoked})
+      ${limit}))`;
+  return deleted + updated;
 }
 
 /** The user's sample streams of the provider and these types (their samples are gone). */

@@ -119,11 +119,14 @@ export async function selectShares(db: DbClient, q: { userId: string; after: Cre
   return rows.map(withPasscodeFlag);
 }
 
-/** Marks the share revoked and drops its file. */
-export async function setShareRevoked(db: DbClient, shareId: string, reason: string, at: Date): Promise<ShareListingRow> {
-  return withPasscodeFlag(
-    await db.share.update({ where: { id: shareId }, data: { revokedAt: at, revokedReason: reason, file: null }, select: listingSelect }),
-  );
+/**
+ * Marks the share revoked and drops its file, unless it is revoked already (its first reason
+ * stays): whether this call revoked it. The condition is checked again on the row's newest
+ * version when another transaction revoked it meanwhile.
+ */
+export async function setShareRevoked(db: DbClient, shareId: string, reason: string, at: Date): Promise<boolean> {
+  const { count } = await db.share.updateMany({ where: { id: shareId, revokedAt: null }, data: { revokedAt: at, revokedReason: reason, file: null } });
+  return count > 0;
 }
 
 /** Counts one more wrong passcode; the new count. */

@@ -1,13 +1,41 @@
-import { categoryOfCategoryType, categoryOfQuantityType, RECORD_KIND_CATEGORIES } from "../catalog/data-categories.ts";
+import {
+  categoryOfCategoryType,
+  categoryOfQuantityType,
+  DAILY_SUMMARY_FIGURE_CATEGORIES,
+  dailyFiguresOf,
+  RECORD_KIND_CATEGORIES,
+} from "../catalog/data-categories.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { holdRecordWriterLock, listRevokedCategories } from "../repositories/source-consent-repository.ts";
+import type { DailySummaryRecord } from "./daily-summary-writer.ts";
 import type { ParsedRecords } from "./record-bundle.ts";
+
+const DAILY_FIGURES = Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as Array<keyof typeof DAILY_SUMMARY_FIGURE_CATEGORIES>;
+const hasFigure = (summary: DailySummaryRecord) => DAILY_FIGURES.some((field) => summary[field] !== null && summary[field] !== undefined);
+
+/**
+ * Daily summaries without the figures of the revoked categories (set to null); a summary that
+ * only held such figures is dropped. The summaries kept and how many were dropped.
+ */
+function withoutRevokedFigures(summaries: DailySummaryRecord[], revoked: ReadonlySet<string>): { kept: DailySummaryRecord[]; dropped: number } {
+  const figures = dailyFiguresOf(revoked);
+  if (figures.length === 0) return { kept: summaries, dropped: 0 };
+  const kept: DailySummaryRecord[] = [];
+  for (const summary of summaries) {
+    const cleared: DailySummaryRecord = { ...summary, ...Object.fromEntries(figures.map((field) => [field, null])) };
+    if (hasFigure(summary) && !hasFigure(cleared)) continue;
+    kept.push(cleared);
+  }
+  return { kept, dropped: summaries.length - kept.length };
+}
 
 /**
  * The records of a bundle the user still consents to: records of a category the user revoked
- * for the provider are dropped and counted as skipped (neither stored nor rejected). Sample
- * types outside the catalog belong to no category and are kept. Call inside the
- * transaction that writes the records: it holds the lock a revocation's deletion waits for.
+ * for the provider are dropped and counted as skipped (neither stored nor rejected). Daily
+ * summaries lose the figures of revoked categories, and are dropped (skipped) when only
+ * such figures were left. Sample types outside the catalog belong to no category and are
+ * kept. Call inside the transaction that writes the records: it holds the lock a
+ * revocation's deletion waits for.
  */
 export async function dropRevokedRecords(
   db: DbClient,
@@ -28,6 +56,8 @@ export async function dropRevokedRecords(
     const category = typeof record.type === "string" ? categoryOf(record.type) : null;
     return category !== null && revoked.has(category);
   };
+  const daily = withoutRevokedFigures(records.dailySummaries, revoked);
+  skipped += daily.dropped;
   return {
     records: {
       ...records,
@@ -36,7 +66,7 @@ export async function dropRevokedRecords(
       sleepSessions: keep(records.sleepSessions, whole("sleep_session")),
       workouts: keep(records.workouts, whole("workout")),
       nutritionLogs: keep(records.nutritionLogs, whole("nutrition_log")),
-      dailySummaries: keep(records.dailySummaries, whole("daily_summary")),
+      dailySummaries: daily.kept,
       heartbeatSeries: keep(records.heartbeatSeries, whole("heartbeat_series")),
       ecgRecordings: keep(records.ecgRecordings, whole("ecg_recording")),
     },

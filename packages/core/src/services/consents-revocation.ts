@@ -1,5 +1,5 @@
 import type { Database } from "@svc/db";
-import { categoryTypesOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../catalog/data-categories.ts";
+import { categoryTypesOf, dailyFiguresOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
   deleteConsentRows,
@@ -11,11 +11,13 @@ import {
 import { setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
 import { waitForRecordWriters } from "../repositories/source-consent-repository.ts";
 import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "./menstrual-cycles.ts";
+import { revokeSharesOf } from "./shares.ts";
 
 /**
  * The table of each kind of record that is not a sample. Self reports are quantity samples
- * (`reported_*`, deleted by type) and menstrual cycles are derived from menstrual flow of
- * every provider (recomputed).
+ * (`reported_*`, deleted by type), menstrual cycles are derived from menstrual flow of
+ * every provider (recomputed), and daily summaries lose the figures of the revoked
+ * categories (DAILY_SUMMARY_FIGURE_CATEGORIES), not whole rows.
  */
 const RECORD_KIND_TABLES: Partial<Record<CategorizedRecordKind, ConsentWholeTable>> = {
   sleep_session: "sleep_sessions",
@@ -23,7 +25,6 @@ const RECORD_KIND_TABLES: Partial<Record<CategorizedRecordKind, ConsentWholeTabl
   nutrition_log: "nutrition_logs",
   ecg_recording: "ecg_recordings",
   heartbeat_series: "heartbeat_series",
-  daily_summary: "daily_summaries",
 };
 
 /** What revoking these categories of the provider deletes of the user's records. */
@@ -32,7 +33,14 @@ export function consentDeletionTarget(userId: string, provider: string, categori
   const wholeTables = Object.entries(RECORD_KIND_TABLES)
     .filter(([kind]) => revoked.has(RECORD_KIND_CATEGORIES[kind as CategorizedRecordKind]))
     .map(([, table]) => table);
-  return { userId, provider, quantityTypes: quantityTypesOf(revoked), categoryTypes: categoryTypesOf(revoked), wholeTables };
+  return {
+    userId,
+    provider,
+    quantityTypes: quantityTypesOf(revoked),
+    categoryTypes: categoryTypesOf(revoked),
+    wholeTables,
+    dailyFigures: dailyFiguresOf(revoked),
+  };
 }
 
 /**
@@ -40,11 +48,14 @@ export function consentDeletionTarget(userId: string, provider: string, categori
  * of the provider that may have read the consent before it was revoked, deletes the
  * records of the revoked categories from that provider in batches, then in one transaction
  * what is left, the sample streams of their types, menstrual cycles recomputed when flow
- * went, and the job done. Raw objects, rejected records and tombstones stay. Derived daily
- * totals come from activity samples only, and revoking activity deletes the provider's
- * daily summaries with them. Safe to run again after a crash: every step is idempotent.
+ * went, the shares holding the provider and a revoked category revoked (reason `consent`:
+ * shares made after the revocation but before this job finished) and the job done. Raw
+ * objects, rejected records and tombstones stay. Daily summaries lose the figures of the
+ * revoked categories (a summary left with none is deleted); derived daily totals come from
+ * activity samples only, so revoking activity deletes the derived summaries with them. Safe
+ * to run again after a crash: every step is idempotent.
  */
-export async function runConsentRevocation({ db }: Pick<CoreDeps, "db">, deletionJobId: string): Promise<void> {
+export async function runConsentRevocation({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, deletionJobId: string): Promise<void> {
   const job = await findConsentDeletionJob(db, deletionJobId);
   if (!job || job.provider === null || job.categories.length === 0 || job.status === "done") return;
   await setDeletionJobStatus(db, job.id, { status: "running" });
@@ -55,6 +66,7 @@ export async function runConsentRevocation({ db }: Pick<CoreDeps, "db">, deletio
     await deleteConsentRows(tx, target, false);
     await deleteConsentSampleStreams(tx, target.userId, target.provider, target.quantityTypes);
     if (target.categoryTypes.includes(MENSTRUAL_FLOW)) await recomputeMenstrualCycles(tx, target.userId);
+    await revokeSharesOf(tx, { userId: target.userId, provider: target.provider, categories: job.categories }, "consent", jobs);
     await setDeletionJobStatus(tx, job.id, { status: "done", finishedAt: new Date() });
   });
 }

@@ -110,9 +110,11 @@ export async function grantSourceConsent(
  * POST /v1/users/{id}/consents/{provider}/revoke: revokes the categories; in one transaction
  * saves them revoked, starts a deletion job (provider and categories) that deletes their
  * stored records of the provider, revokes the shares holding them (reason `consent`) and
- * writes consent.revoked naming the categories that were granted. A revocation that changes
- * nothing answers the newest job of those categories (the same job while it runs); a new
- * job, without an event, only when that job failed or there is none.
+ * writes consent.revoked naming the categories that were granted. Each asked category
+ * already revoked is checked on its own newest job: one whose newest job failed (or that has
+ * none) goes into the new job too. A revocation that changes nothing and finds no such
+ * category answers the newest of those jobs (the same job while it runs); otherwise a new
+ * job for those categories, without an event.
  */
 export async function revokeSourceConsent(
   { db, jobs, providers }: ConsentDeps,
@@ -133,13 +135,19 @@ export async function revokeSourceConsent(
       await jobs.send("consent-revoke", { deletion_job_id: job.id }, tx);
       return job.id;
     };
+    // Jobs come newest first: the newest job of a category is the first naming it.
+    const earlier = await listConsentDeletionJobs(tx, userId, provider);
+    const newestOf = (category: DataCategory) => earlier.find((job) => job.categories.includes(category));
+    const needsJob = (category: DataCategory) => !revoked.has(category) || (newestOf(category)?.status ?? "failed") === "failed";
+    const jobCategories = asked.filter(needsJob);
     if (changed.length === 0) {
-      const newest = (await listConsentDeletionJobs(tx, userId, provider)).find((job) => job.categories.some((category) => asked.includes(category as DataCategory)));
-      const jobId = newest && newest.status !== "failed" ? newest.id : await startJob(asked);
+      // Every asked category's newest job not failed: the newest of them.
+      const newest = jobCategories.length === 0 ? earlier.find((job) => asked.some((category) => newestOf(category)?.id === job.id)) : undefined;
+      const jobId = newest?.id ?? (await startJob(jobCategories.length > 0 ? jobCategories : asked));
       return { jobId, consent: toConsentDto(provider, before) };
     }
     await saveSourceConsents(tx, { userId, provider, categories: changed, granted: false });
-    const jobId = await startJob(changed);
+    const jobId = await startJob(jobCategories);
     await revokeSharesOf(tx, { userId, provider, categories: changed }, "consent", jobs);
     await emitEvent(tx, jobs, {
       tenantId,

@@ -162,11 +162,15 @@ function writeShareEvent(
   }
 }
 
-/** Marks a share revoked, drops its file and writes share.revoked, in the caller's transaction. */
-export async function revokeShareRow(tx: DbClient, jobs: CoreDeps["jobs"], user: UserRow, shareId: string, reason: ShareRevokedReason, now = new Date()) {
-  const row = await setShareRevoked(tx, shareId, reason, now);
-  await writeShareEvent(tx, jobs, user, { type: "share.revoked", shareId, reason });
-  return row;
+/**
+ * Marks a share revoked, drops its file and writes share.revoked, in the caller's transaction;
+ * a share revoked already (by a transaction that committed meanwhile) keeps its first reason
+ * and gets no second event. Whether this call revoked it.
+ */
+export async function revokeShareRow(tx: DbClient, jobs: CoreDeps["jobs"], user: UserRow, shareId: string, reason: ShareRevokedReason, now = new Date()): Promise<boolean> {
+  const revoked = await setShareRevoked(tx, shareId, reason, now);
+  if (revoked) await writeShareEvent(tx, jobs, user, { type: "share.revoked", shareId, reason });
+  return revoked;
 }
 
 /** The manifest URL of a share (SMART Health Links): POST it to get the file. */
@@ -272,8 +276,11 @@ export async function revokeShare({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, t
     if (!row) throw shareNotFound();
     if (row.revokedAt !== null) return toShareDto(row);
     // An expired share already stopped: it is marked revoked and loses its file, without share.revoked.
-    if (shareStatusOf(row) === "expired") return toShareDto(await setShareRevoked(tx, row.id, "owner", new Date()));
-    return toShareDto(await revokeShareRow(tx, jobs, user, row.id, "owner"));
+    if (shareStatusOf(row) === "expired") await setShareRevoked(tx, row.id, "owner", new Date());
+    else await revokeShareRow(tx, jobs, user, row.id, "owner");
+    const revoked = await findShare(tx, user.id, row.id);
+    if (!revoked) throw shareNotFound();
+    return toShareDto(revoked);
   });
 }
 
@@ -303,8 +310,7 @@ export async function revokeSharesOf(
       await dropShareFile(tx, row.id);
       continue;
     }
-    await revokeShareRow(tx, jobs, user, row.id, reason, now);
-    revoked += 1;
+    if (await revokeShareRow(tx, jobs, user, row.id, reason, now)) revoked += 1;
   }
   return revoked;
 }

@@ -1,10 +1,16 @@
 import type { Bundle, Observation } from "fhir/r4.js";
-import { BLOOD_PRESSURE_TYPES, RECORD_KINDS } from "../../fhir/observation-kinds.ts";
+import { BLOOD_PRESSURE_TYPES, RECORD_KINDS, type RecordKind } from "../../fhir/observation-kinds.ts";
 import type { ObservationFilter } from "../../fhir/observation-filter.ts";
-import { fhirSystems } from "../../fhir/fhir-systems.ts";
-import { categoryOfQuantityType, categoryOfRecordKind } from "../../catalog/data-categories.ts";
+import { fhirSystems, type FhirSystems } from "../../fhir/fhir-systems.ts";
+import {
+  categoryOfDailyFigure,
+  categoryOfQuantityType,
+  categoryOfRecordKind,
+  DAILY_SUMMARY_FIGURE_CATEGORIES,
+} from "../../catalog/data-categories.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { DbClient } from "../../repositories/db-client.ts";
+import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
 import { searchObservations, type ObservationSearchSettings } from "../fhir-observations/search-observations.ts";
 
 /** How large a share may be. */
@@ -20,18 +26,60 @@ export const DEFAULT_SHARE_LIMITS: ShareLimits = { maxObservations: 25_000, maxB
 /** Observations read per page of the search while a share's Bundle is built. */
 const PAGE = 1_000;
 
-/** The Observation search narrowed to the categories: samples of their types, the panels and records they hold. */
+/** The categories a daily summary's figures belong to (activity, heart, sleep). */
+const DAILY_FIGURE_CATEGORIES = new Set<string>(Object.values(DAILY_SUMMARY_FIGURE_CATEGORIES));
+
+/**
+ * The Observation search narrowed to the categories: samples of their types, the panels and
+ * records they hold (daily summaries when one of their figures' categories is asked for; the
+ * figures are narrowed afterwards, shareableObservation).
+ */
 export function categoriesFilter(categories: readonly string[]): ObservationFilter {
   const wanted = new Set(categories);
   const panelCategory = categoryOfQuantityType(BLOOD_PRESSURE_TYPES.systolic);
+  const holds = (kind: RecordKind) =>
+    kind === "daily_summary" ? categories.some((category) => DAILY_FIGURE_CATEGORIES.has(category)) : wanted.has(categoryOfRecordKind(kind));
   return {
     sampleType: (type) => {
       const category = categoryOfQuantityType(type);
       return category !== null && wanted.has(category);
     },
     panel: panelCategory !== null && wanted.has(panelCategory) ? () => true : null,
-    records: new Set(RECORD_KINDS.filter((kind) => wanted.has(categoryOfRecordKind(kind)))),
+    records: new Set(RECORD_KINDS.filter(holds)),
   };
+}
+
+/** Whether a share may hold data of this category from this provider. */
+type SharedCategory = (provider: string, category: string | null) => boolean;
+
+const codeIn = (codings: ReadonlyArray<{ system?: string; code?: string }> | undefined, system: string) =>
+  codings?.find((coding) => coding.system === system)?.code;
+
+/** The category of an Observation the search built: its record kind's, or its quantity type's for a sample. */
+function categoryOfObservation(observation: Observation, systems: FhirSystems): string | null {
+  const kind = codeIn(observation.code.coding, systems.recordType);
+  if (kind === "blood_pressure") return categoryOfQuantityType(BLOOD_PRESSURE_TYPES.systolic);
+  if (kind !== undefined) return (RECORD_KINDS as readonly string[]).includes(kind) ? categoryOfRecordKind(kind as RecordKind) : null;
+  const type = codeIn(observation.code.coding, systems.quantityType);
+  return type === undefined ? null : categoryOfQuantityType(type);
+}
+
+/**
+ * What a share holds of an Observation: all of it when its category is shared and still
+ * consented to for its provider, else nothing; a daily summary keeps only the figures
+ * (components) of such categories, and nothing when none is left.
+ */
+function shareableObservation(observation: Observation, systems: FhirSystems, shared: SharedCategory): Observation | null {
+  const provider = codeIn(observation.meta?.tag, systems.provider) ?? "";
+  if (codeIn(observation.code.coding, systems.recordType) === "daily_summary") {
+    const { component, ...rest } = observation;
+    const kept = (component ?? []).filter((part) => {
+      const figure = codeIn(part.code.coding, systems.figure);
+      return figure !== undefined && shared(provider, categoryOfDailyFigure(figure));
+    });
+    return kept.length > 0 ? { ...rest, component: kept } : null;
+  }
+  return shared(provider, categoryOfObservation(observation, systems)) ? observation : null;
 }
 
 export interface ShareBundle {
@@ -48,7 +96,10 @@ const tooLarge = (what: string) =>
 /**
  * The user's records of the categories in the window as a FHIR R4 `collection` Bundle of
  * Observations, read page by page through the Observation search (merged view: the record of
- * the best ranked source when several sources hold the same one). 413 past the limits.
+ * the best ranked source when several sources hold the same one). Records of a category the
+ * user revoked for their provider are left out, also while the revocation's job has not yet
+ * deleted them; daily summaries keep only the figures of categories shared and consented to.
+ * 413 past the limits.
  */
 export async function buildShareBundle(
   db: DbClient,
@@ -58,13 +109,20 @@ export async function buildShareBundle(
   limits: ShareLimits,
 ): Promise<ShareBundle> {
   const filter = categoriesFilter(share.categories);
-  const providerSystem = fhirSystems(settings.codeSystemBase).provider;
+  const systems = fhirSystems(settings.codeSystemBase);
+  const providerSystem = systems.provider;
+  const wanted = new Set<string>(share.categories);
+  const revoked = new Set((await listSourceConsentRows(db, userId)).filter((row) => !row.granted).map((row) => `${row.provider}\n${row.category}`));
+  const shared: SharedCategory = (provider, category) => category !== null && wanted.has(category) && !revoked.has(`${provider}\n${category}`);
   const observations: Observation[] = [];
   const input = { start: share.start.toISOString(), end: share.end.toISOString(), view: "merged" as const, limit: PAGE };
   let cursor: string | undefined;
   do {
     const page = await searchObservations(db, userId, { ...input, cursor }, { codeSystemBase: settings.codeSystemBase, searchUrl: "urn:svc:share" }, filter);
-    for (const entry of page.entry ?? []) if (entry.resource) observations.push(entry.resource);
+    for (const entry of page.entry ?? []) {
+      const kept = entry.resource && shareableObservation(entry.resource, systems, shared);
+      if (kept) observations.push(kept);
+    }
     if (observations.length > limits.maxObservations) throw tooLarge(`${limits.maxObservations} observations`);
     const next = page.link?.find((link) => link.relation === "next")?.url;
     cursor = next === undefined ? undefined : (new URL(next).searchParams.get("cursor") ?? undefined);
