@@ -19,6 +19,7 @@ import { mcpRouter } from "./mcp/mcp-router.ts";
 import { setupRouter } from "./setup/setup-router.ts";
 import { consoleRouter } from "./console/console-router.ts";
 import { shareRouter } from "./share/share-router.ts";
+import { shareViewerRouter } from "./share-viewer/share-viewer-router.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -61,6 +62,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
   app.use(setupRouter(deps));
   // Share links (SMART Health Links): the manifest and file a recipient's app fetches (GET /share is the viewer page's).
   app.use(shareRouter(deps));
+  // The share viewer page (apps/share-viewer): GET /share and /share/assets/* only, so the share router's /share/{id}/... stay its own.
+  app.use(shareViewerRouter());
   // The admin console (apps/console, built by Vite): static files calling /trpc.
   app.use(consoleRouter());
 

@@ -1,38 +1,11 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { findRepoRoot } from "@svc/db";
-import express, { Router, type Response } from "express";
+import express, { Router } from "express";
+import { appSecurityHeaders as securityHeaders, builtAppDir } from "../pages/app-headers.ts";
 import { notFound } from "../problem-response.ts";
-
-/**
- * The console's Content-Security-Policy: everything from this instance, nothing from
- * elsewhere (the spec forbids third-party scripts). Styles may be inline: the component kit
- * sets CSS variables and chart sizes through style attributes and style elements.
- */
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
-
-function securityHeaders(res: Response) {
-  res.setHeader("Content-Security-Policy", CONSOLE_CSP);
-  res.setHeader("Referrer-Policy", "no-referrer");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("X-Frame-Options", "DENY");
-}
 
 /** The built console (apps/console/dist), or undefined before `turbo run build` made it. */
 export function consoleDistDir(): string | undefined {
-  const dir = path.join(findRepoRoot(), "apps", "console", "dist");
-  return existsSync(path.join(dir, "index.html")) ? dir : undefined;
+  return builtAppDir("console");
 }
 
 /**

@@ -1,0 +1,62 @@
+import type { Observation, ObservationComponent } from "fhir/r4.js";
+
+/**
+ * Reading svc's Observations: their codes are under the instance's own code systems
+ * (`{fhir_code_system_base}/quantity-type`, `/record-type`, `/figure`), so they are found by
+ * the system's last segment, whatever the base.
+ */
+type Concept = Observation["code"] | undefined;
+
+function codeIn(concept: Concept, system: string): string | null {
+  const coding = concept?.coding?.find((c) => c.system?.endsWith(`/${system}`) && typeof c.code === "string");
+  return coding?.code ?? null;
+}
+
+/** The record kinds svc writes as Observations (besides single quantity samples). */
+export const RECORD_KINDS = ["blood_pressure", "sleep_session", "workout", "daily_summary", "ecg_recording", "nutrition_log"] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+const isRecordKind = (code: string | null): code is RecordKind => code !== null && (RECORD_KINDS as readonly string[]).includes(code);
+
+/** What an Observation is: a record of a kind, a sample of a quantity type, or something else (named by its code's text). */
+export type ObservationKind = { kind: "record"; record: RecordKind } | { kind: "quantity"; type: string } | { kind: "other"; name: string };
+
+export function kindOf(observation: Observation): ObservationKind {
+  const record = codeIn(observation.code, "record-type");
+  if (isRecordKind(record)) return { kind: "record", record };
+  const type = codeIn(observation.code, "quantity-type");
+  if (type) return { kind: "quantity", type };
+  const name = observation.code.text ?? observation.code.coding?.find((c) => c.display)?.display ?? observation.code.coding?.[0]?.code ?? "Other";
+  return { kind: "other", name };
+}
+
+/** A component by its figure name (`steps`, `deep_seconds`...) or quantity type. */
+export function componentOf(observation: Observation, name: string): ObservationComponent | undefined {
+  return observation.component?.find((c) => codeIn(c.code, "figure") === name || codeIn(c.code, "quantity-type") === name);
+}
+
+/** The number of a component's valueQuantity, or null. */
+export function componentValue(observation: Observation, name: string): number | null {
+  const value = componentOf(observation, name)?.valueQuantity?.value;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** The text of a component's valueCodeableConcept (a workout's activity, a meal type). */
+export function componentText(observation: Observation, name: string): string | null {
+  const concept = componentOf(observation, name)?.valueCodeableConcept;
+  return concept?.text ?? concept?.coding?.[0]?.code ?? null;
+}
+
+/** The Observation's own number (valueQuantity), or null. */
+export function valueOf(observation: Observation): number | null {
+  const value = observation.valueQuantity?.value;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** When the Observation starts and ends (ms since the epoch); null when it has no time. */
+export function timesOf(observation: Observation): { start: number; end: number } | null {
+  const start = Date.parse(observation.effectiveDateTime ?? observation.effectivePeriod?.start ?? observation.effectiveInstant ?? "");
+  if (Number.isNaN(start)) return null;
+  const end = Date.parse(observation.effectivePeriod?.end ?? "");
+  return { start, end: Number.isNaN(end) ? start : end };
+}

@@ -1,0 +1,21 @@
+import { Stack, Text, Title } from "@mantine/core";
+import { formatDateTime } from "../format.ts";
+import type { ShlinkPayload } from "../link/shlink.ts";
+
+/** The page's heading: the link's label (as the person who shared it wrote it) and its expiry. */
+export function ShareHeader({ link }: { link: ShlinkPayload | null }) {
+  return (
+    <Stack gap={4} component="header">
+      <Title order={1}>Shared health data</Title>
+      {link?.label && (
+        <Text size="lg" fw={600}>
+          {link.label}
+        </Text>
+      )}
+      {link?.exp != null && <Text c="dimmed">Link valid until {formatDateTime(link.exp * 1000)}</Text>}
+      <Text c="dimmed" size="sm">
+        The data is decrypted in this browser; the link's key is never sent to the server.
+      </Text>
+    </Stack>
+  );
+}
