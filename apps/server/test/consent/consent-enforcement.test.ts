@@ -3,6 +3,7 @@ import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, mintToken, writeDaily, writeNutrition } from "../helpers/records.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
+import { uploadAndProcess, uploadNdjson, waitForDeletionJob } from "../helpers/uploads.ts";
 
 // What a revocation does to stored data (the consent-revoke job) and to data arriving
 // afterwards (uploads skip revoked categories, self reports are refused), on the full service.
@@ -53,39 +54,10 @@ async function typesOf(user: string, provider: string) {
 
 const menstrualCycles = (user: string) => svc.db.menstrualCycle.count({ where: { userId: user } });
 
-async function upload(token: string, route: string, lines: unknown[]) {
-  return svc.call(`/v1/ingest/${route}`, {
-    method: "POST",
-    rawBody: lines.map((line) => JSON.stringify(line)).join("\n"),
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
-  });
-}
-
-async function uploadAndProcess(token: string, route: string, lines: unknown[]) {
-  const answer = await upload(token, route, lines);
-  expect(answer.status, answer.text).toBe(202);
-  for (let i = 0; i < 100; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
-    if (raw?.status === "processed") return raw;
-    expect(raw?.status).not.toBe("failed");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the ETL did not process the upload");
-}
-
-async function waitDone(jobId: string) {
-  for (let i = 0; i < 150; i++) {
-    const job = await svc.call(`/v1/deletions/${jobId}`, { key });
-    if (job.body.status === "done" || job.body.status === "failed") return job;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the revocation's job did not end");
-}
-
 async function revokeAndWait(user: string, provider: string, categories: string[]) {
   const answer = await svc.call(`/v1/users/${user}/consents/${provider}/revoke`, { key, body: { categories } });
   expect(answer.status, answer.text).toBe(202);
-  const done = await waitDone(answer.body.job.job_id);
+  const done = await waitForDeletionJob(svc, key, answer.body.job.job_id);
   expect(done.body).toMatchObject({ job_id: answer.body.job.job_id, provider, status: "done" });
   expect(done.body.finished_at).not.toBeNull();
   return answer;
@@ -109,9 +81,9 @@ describe("a revocation's deletion job", () => {
     const user = await createUser(svc, key);
     const token = await mintToken(svc, key, user, ["upload"]);
     const other = await createUser(svc, key);
-    await uploadAndProcess(token, "apple-health", appleLines);
-    await uploadAndProcess(token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
-    await uploadAndProcess(await mintToken(svc, key, other, ["upload"]), "apple-health", appleLines);
+    await uploadAndProcess(svc, token, "apple-health", appleLines);
+    await uploadAndProcess(svc, token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
+    await uploadAndProcess(svc, await mintToken(svc, key, other, ["upload"]), "apple-health", appleLines);
     const meal = { start_date: new Date("2024-03-01T12:00:00Z"), end_date: new Date("2024-03-01T12:15:00Z"), meal_type: "lunch", name: "soup", energy_kcal: 300, external_id: "m-1" };
     await writeNutrition(svc, user, "apple_health", [meal]);
 
@@ -169,7 +141,7 @@ describe("a revocation's deletion job", () => {
     expect(DAILY_TOTAL_TYPES.every((type) => categoryOfQuantityType(type) === "activity")).toBe(true);
     const user = await createUser(svc, key);
     const token = await mintToken(svc, key, user, ["upload"]);
-    await uploadAndProcess(token, "apple-health", appleLines);
+    await uploadAndProcess(svc, token, "apple-health", appleLines);
     expect((await counts(user, "apple_health")).daily_summaries).toBeGreaterThan(0);
     await revokeAndWait(user, "apple_health", ["activity"]);
     expect((await counts(user, "apple_health")).daily_summaries).toBe(0);
@@ -234,7 +206,7 @@ describe("data arriving after a revocation", () => {
     const user = await createUser(svc, key);
     const token = await mintToken(svc, key, user, ["upload"]);
     await revokeAndWait(user, "apple_health", ["heart"]);
-    const skipped = await uploadAndProcess(token, "apple-health", appleLines);
+    const skipped = await uploadAndProcess(svc, token, "apple-health", appleLines);
     expect(skipped.summary).toMatchObject({ rejected: 0, skipped_without_consent: expect.any(Number) });
     const stored = await counts(user, "apple_health");
     expect(stored).toMatchObject({ heartbeat_series: 0, ecg_recordings: 0, rejected_records: 0 });
@@ -242,12 +214,12 @@ describe("data arriving after a revocation", () => {
     expect((await typesOf(user, "apple_health")).quantity).not.toContain("heart_rate");
     expect((await typesOf(user, "apple_health")).quantity).toContain("step_count");
     // Another source of the same category is stored.
-    await uploadAndProcess(token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
+    await uploadAndProcess(svc, token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
     expect((await counts(user, "bluetooth")).quantity_samples).toBe(1);
 
     const granted = await svc.call(`/v1/users/${user}/consents/apple_health/grant`, { key, body: { categories: ["heart"] } });
     expect(granted.status, granted.text).toBe(200);
-    const again = await uploadAndProcess(token, "apple-health", appleLines.map((line) => ({ ...line, uuid: `${line.uuid}-2` })));
+    const again = await uploadAndProcess(svc, token, "apple-health", appleLines.map((line) => ({ ...line, uuid: `${line.uuid}-2` })));
     expect(again.summary).not.toHaveProperty("skipped_without_consent");
     expect(await counts(user, "apple_health")).toMatchObject({ heartbeat_series: 1, ecg_recordings: 1 });
     expect((await typesOf(user, "apple_health")).quantity).toContain("heart_rate");
@@ -257,7 +229,7 @@ describe("data arriving after a revocation", () => {
     const user = await createUser(svc, key);
     const token = await mintToken(svc, key, user, ["upload"]);
     await revokeAndWait(user, "bluetooth", ["heart"]);
-    const raw = await uploadAndProcess(token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
+    const raw = await uploadAndProcess(svc, token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
     expect(raw.summary).toMatchObject({ records: {}, rejected: 0, skipped_without_consent: 1 });
     expect((await counts(user, "bluetooth")).quantity_samples).toBe(0);
     expect(await svc.db.outboxEvent.count({ where: { userId: user, type: "data.written" } })).toBe(0);
@@ -287,7 +259,7 @@ describe("data arriving after a revocation", () => {
     await svc.db.deletionJob.create({
       data: { tenantId: (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId, userId: user, provider: "bluetooth", categories: ["sleep"], status: "running" },
     });
-    expect((await upload(token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")])).status).toBe(202);
+    expect((await uploadNdjson(svc, token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")])).status).toBe(202);
     const erase = await svc.call(`/v1/users/${user}/data/bluetooth`, { method: "DELETE", key });
     expect(erase.status).toBe(202);
     expect(erase.body.job_id).not.toBeUndefined();

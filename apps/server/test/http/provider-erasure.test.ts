@@ -5,6 +5,7 @@ import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { createUser, mintToken, writeNutrition } from "../helpers/records.ts";
+import { uploadAndProcess, uploadNdjson, waitForDeletionJob } from "../helpers/uploads.ts";
 
 // DELETE /v1/users/{id}/data/{provider}: the provider's data of one user goes (rows, raw
 // files), other providers and other users stay; uploads are 409 meanwhile; data.erased ends it.
@@ -56,35 +57,6 @@ async function partCounts(user: string) {
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
 }
 
-async function upload(token: string, route: string, lines: unknown[]) {
-  return svc.call(`/v1/ingest/${route}`, {
-    method: "POST",
-    rawBody: lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n"),
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
-  });
-}
-
-async function uploadAndProcess(token: string, route: string, lines: unknown[]) {
-  const answer = await upload(token, route, lines);
-  expect(answer.status, answer.text).toBe(202);
-  for (let i = 0; i < 100; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
-    if (raw?.status === "processed") return raw;
-    expect(raw?.status).not.toBe("failed");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the ETL did not process the upload");
-}
-
-async function waitDone(jobId: string) {
-  for (let i = 0; i < 150; i++) {
-    const job = await svc.call(`/v1/deletions/${jobId}`, { key });
-    if (job.body.status === "done" || job.body.status === "failed") return job;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the erasure did not end");
-}
-
 const source = { name: "Watch", bundle_id: "com.apple.health.watch" };
 const appleLines = [
   { kind: "quantity", uuid: "Q-STEPS", type: "HKQuantityTypeIdentifierStepCount", value: 500, unit: "count", start: "2024-03-01T08:00:00Z", end: "2024-03-01T08:10:00Z", timezone: "Europe/Berlin", source },
@@ -107,9 +79,9 @@ describe("DELETE /v1/users/{id}/data/{provider}", () => {
     const token = await mintToken(svc, key, user, ["upload"]);
     const other = await createUser(svc, key);
     const otherToken = await mintToken(svc, key, other, ["upload"]);
-    const apple = await uploadAndProcess(token, "apple-health", appleLines);
-    await uploadAndProcess(token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
-    await uploadAndProcess(otherToken, "apple-health", appleLines);
+    const apple = await uploadAndProcess(svc, token, "apple-health", appleLines);
+    await uploadAndProcess(svc, token, "bluetooth", [heartRateLine(70, "2024-03-01T10:00:00Z")]);
+    await uploadAndProcess(svc, otherToken, "apple-health", appleLines);
     // Apple Health uploads bring no nutrition logs: one through the ETL's writer.
     const meal = { start_date: new Date("2024-03-01T12:00:00Z"), end_date: new Date("2024-03-01T12:15:00Z"), meal_type: "lunch", name: "soup", energy_kcal: 300, external_id: "m-1" };
     await writeNutrition(svc, user, "apple_health", [meal]);
@@ -126,7 +98,7 @@ describe("DELETE /v1/users/{id}/data/{provider}", () => {
     const answer = await svc.call(`/v1/users/${user}/data/apple_health`, { method: "DELETE", key });
     expect(answer.status, answer.text).toBe(202);
     expect(answer.body).toMatchObject({ user_id: user, provider: "apple_health" });
-    const done = await waitDone(answer.body.job_id);
+    const done = await waitForDeletionJob(svc, key, answer.body.job_id);
     expect(done.body).toMatchObject({ job_id: answer.body.job_id, user_id: user, provider: "apple_health", status: "done" });
     expect(done.body.finished_at).not.toBeNull();
 
@@ -142,7 +114,7 @@ describe("DELETE /v1/users/{id}/data/{provider}", () => {
     const erased = await svc.db.outboxEvent.findMany({ where: { userId: user, type: "data.erased" } });
     expect(erased.map((event) => event.data)).toEqual([{ user_id: user, external_ref: null, provider: "apple_health", job_id: answer.body.job_id }]);
     // Afterwards new data of the provider is accepted again.
-    expect((await upload(token, "apple-health", [appleLines[1]])).status).toBe(202);
+    expect((await uploadNdjson(svc, token, "apple-health", [appleLines[1]])).status).toBe(202);
   });
 
   it("404 for a provider unknown to this build, a user of another tenant or a user being deleted", async () => {
@@ -168,7 +140,7 @@ describe("DELETE /v1/users/{id}/data/{provider}", () => {
     expect((await counts(user, "self_report")).quantity_samples).toBe(1);
     const answer = await svc.call(`/v1/users/${user}/data/self_report`, { method: "DELETE", key });
     expect(answer.status).toBe(202);
-    expect((await waitDone(answer.body.job_id)).body.status).toBe("done");
+    expect((await waitForDeletionJob(svc, key, answer.body.job_id)).body.status).toBe("done");
     expect((await counts(user, "self_report")).quantity_samples).toBe(0);
     expect(await svc.db.idempotencyRecord.count({ where: { userId: user } })).toBe(0);
   });

@@ -77,6 +77,9 @@ export const DAILY_SUMMARY_FIGURE_CATEGORIES = {
 
 export type DailySummaryFigure = keyof typeof DAILY_SUMMARY_FIGURE_CATEGORIES;
 
+/** Every figure of a daily summary (its columns, named as the REST fields). */
+export const DAILY_SUMMARY_FIGURES = Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as DailySummaryFigure[];
+
 /** The category of a daily summary's figure; null for a field that is not one. */
 export function categoryOfDailyFigure(field: string): DataCategory | null {
   return Object.hasOwn(DAILY_SUMMARY_FIGURE_CATEGORIES, field) ? DAILY_SUMMARY_FIGURE_CATEGORIES[field as DailySummaryFigure] : null;
@@ -85,7 +88,7 @@ export function categoryOfDailyFigure(field: string): DataCategory | null {
 /** The daily summary figures of these categories. */
 export function dailyFiguresOf(categories: Iterable<string>): DailySummaryFigure[] {
   const wanted = new Set(categories);
-  return (Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as DailySummaryFigure[]).filter((field) => wanted.has(DAILY_SUMMARY_FIGURE_CATEGORIES[field]));
+  return DAILY_SUMMARY_FIGURES.filter((field) => wanted.has(DAILY_SUMMARY_FIGURE_CATEGORIES[field]));
 }
 
 export function isDataCategory(value: string): value is DataCategory {

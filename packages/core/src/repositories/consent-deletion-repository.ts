@@ -1,4 +1,5 @@
 import { Prisma } from "@svc/db";
+import { DAILY_SUMMARY_FIGURES, type DailySummaryFigure } from "../catalog/data-categories.ts";
 import type { DbClient } from "./db-client.ts";
 
 /** What a consent revocation deletes of one user's data from one provider. */
@@ -12,25 +13,9 @@ export interface ConsentDeletionTarget {
   /** Tables whose every row of the user and provider belongs to a revoked category. */
   wholeTables: readonly ConsentWholeTable[];
   /** Daily summary figures (columns) of the revoked categories. */
-  dailyFigures: readonly DailyFigureColumn[];
+  dailyFigures: readonly DailySummaryFigure[];
 }
 
-/** The figure columns of daily_summaries (named as the REST fields). */
-export const DAILY_FIGURE_COLUMNS = [
-  "steps",
-  "distance_meters",
-  "active_energy_kcal",
-  "total_energy_kcal",
-  "floors_climbed",
-  "active_seconds",
-  "resting_heart_rate",
-  "average_heart_rate",
-  "hrv_rmssd",
-  "sleep_seconds",
-  "score",
-] as const;
-
-export type DailyFigureColumn = (typeof DAILY_FIGURE_COLUMNS)[number];
 
 const DAILY_BATCH = 10_000;
 
@@ -93,7 +78,7 @@ async function clearDailyFigures(db: DbClient, target: ConsentDeletionTarget, li
   if (target.dailyFigures.length === 0) return 0;
   const { userId, provider } = target;
   const revoked = new Set<string>(target.dailyFigures);
-  const others = DAILY_FIGURE_COLUMNS.filter((column) => !revoked.has(column));
+  const others = DAILY_SUMMARY_FIGURES.filter((column) => !revoked.has(column));
   const anyRevoked = Prisma.join([...revoked].map((column) => Prisma.raw(`${column} IS NOT NULL`)), " OR ");
   // Every figure revoked: every summary of the provider goes, those without figures too.
   const goes =

@@ -1,3 +1,4 @@
+import { DAILY_SUMMARY_FIGURES } from "../catalog/data-categories.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { upsertDailySummaries, type DailySummaryWrite } from "../repositories/daily-summary-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
@@ -24,20 +25,6 @@ export interface DailySummaryRecord extends Omit<RecordProvenanceInput, "externa
   sleep_seconds?: number | null | undefined;
   score?: number | null | undefined;
 }
-
-const FIGURES = [
-  "steps",
-  "distance_meters",
-  "active_energy_kcal",
-  "total_energy_kcal",
-  "floors_climbed",
-  "active_seconds",
-  "resting_heart_rate",
-  "average_heart_rate",
-  "hrv_rmssd",
-  "sleep_seconds",
-  "score",
-] as const;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_SECONDS_A_DAY = 2 * 86_400;
@@ -69,7 +56,7 @@ export async function writeDailySummaries(db: DbClient, batch: RecordBatch, summ
 
 function normalizeDailySummary(record: DailySummaryRecord, provider: string): DailySummaryWrite | { reason: string } {
   if (typeof record.date !== "string" || !isCalendarDate(record.date)) return { reason: "daily_summary: date is not a YYYY-MM-DD date" };
-  const figures = checkAmounts("daily_summary", record, FIGURES);
+  const figures = checkAmounts("daily_summary", record, DAILY_SUMMARY_FIGURES);
   if ("reason" in figures) return figures;
   for (const field of ["active_seconds", "sleep_seconds"] as const) {
     const seconds = figures[field];
