@@ -1,4 +1,5 @@
-import { findQuantityType } from "../../../../packages/core/src/catalog/quantity-types.ts";
+// The catalog file alone (plain data, no imports): the viewer bundles nothing else of core.
+import { findQuantityType } from "@svc/core/quantity-types";
 import type { Observation } from "fhir/r4.js";
 import { componentValue, type ObservationKind, type RecordKind } from "./observation-codes.ts";
 
