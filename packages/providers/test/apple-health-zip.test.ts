@@ -86,8 +86,9 @@ describe("a zipped Apple Health export", () => {
     damaged.fill(0xff, 60, 200);
     cases.push([damaged, /export.xml in the zip cannot be decompressed|line/]);
     for (const [bytes, detail] of cases) {
-      for (const attempt of [checkUpload("apple-health-export-zip", sourceOf(bytes)), parsed("apple-health-export-zip", sourceOf(bytes))]) {
-        const error = await problemOf(attempt);
+      // One at a time: a second promise made up front could reject before it is awaited (an unhandled rejection).
+      for (const attempt of [() => checkUpload("apple-health-export-zip", sourceOf(bytes)), () => parsed("apple-health-export-zip", sourceOf(bytes))]) {
+        const error = await problemOf(attempt());
         expect(error).toBeInstanceOf(AppError);
         expect(error).toMatchObject({ code: "bad_request" });
         expect((error as AppError).detail).toMatch(detail);
