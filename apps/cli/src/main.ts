@@ -1,6 +1,18 @@
 import { Command, InvalidArgumentError } from "commander";
 import path from "node:path";
-import { createAdminKey, createSealer, createTenant, encryptionKeyId, loadEncryptionKeys, resealSecrets } from "@svc/core";
+import {
+  createAdminKey,
+  createSealer,
+  createTenant,
+  createTenantApiKey,
+  encryptionKeyId,
+  listAdminKeyInfo,
+  listTenantApiKeyInfo,
+  loadEncryptionKeys,
+  resealSecrets,
+  revokeAdminKeyById,
+  revokeTenantApiKeyById,
+} from "@svc/core";
 import { withDatabase } from "./database.ts";
 import { readCliEnv, readMcpLauncherEnv } from "./env.ts";
 import { checkInstance } from "./mcp/check-instance.ts";
@@ -12,9 +24,9 @@ const program = new Command("svc").description("svc command line").showHelpAfter
 
 const admin = program.command("admin").description("instance administration");
 
-admin
-  .command("tenant")
-  .description("tenants")
+const tenant = admin.command("tenant").description("tenants");
+
+tenant
   .command("create")
   .description("create a tenant and print its first API key (shown once)")
   .requiredOption("--name <name>", "tenant name")
@@ -25,9 +37,41 @@ admin
     console.error("Store the key now: it is kept only as a hash and cannot be shown again.");
   });
 
-admin
-  .command("key")
-  .description("instance admin keys")
+const tenantKey = tenant.command("key").description("a tenant's API keys (rotation: create a new key, move the backend to it, revoke the old one)");
+
+tenantKey
+  .command("create")
+  .description("create a further API key of a tenant and print it (shown once)")
+  .requiredOption("--tenant <id>", "the tenant's id (uuid)", uuidOption)
+  .requiredOption("--name <name>", "a name for the key, e.g. where it is used")
+  .action(async ({ tenant: tenantId, name }: { tenant: string; name: string }) => {
+    const key = await withDatabase(readCliEnv(), (db) => createTenantApiKey(db, tenantId, name));
+    console.log(`key_id:  ${key.id}`);
+    console.log(`api_key: ${key.api_key}`);
+    console.error("Store the key now: it is kept only as a hash and cannot be shown again.");
+  });
+
+tenantKey
+  .command("list")
+  .description("list a tenant's API keys (ids, names, dates; never the keys)")
+  .requiredOption("--tenant <id>", "the tenant's id (uuid)", uuidOption)
+  .action(async ({ tenant: tenantId }: { tenant: string }) => {
+    for (const key of await withDatabase(readCliEnv(), (db) => listTenantApiKeyInfo(db, tenantId))) console.log(formatKey(key));
+  });
+
+tenantKey
+  .command("revoke")
+  .description("revoke a tenant API key: its next request is refused in every process (the last active key cannot be revoked)")
+  .requiredOption("--tenant <id>", "the tenant's id (uuid)", uuidOption)
+  .requiredOption("--key <id>", "the key's id (uuid, from `list`)", uuidOption)
+  .action(async ({ tenant: tenantId, key }: { tenant: string; key: string }) => {
+    await withDatabase(readCliEnv(), (db) => revokeTenantApiKeyById(db, tenantId, key));
+    console.log(`Revoked ${key}.`);
+  });
+
+const adminKey = admin.command("key").description("instance admin keys");
+
+adminKey
   .command("create")
   .description("create an instance admin key and print it (shown once)")
   .requiredOption("--name <name>", "a name for the key, e.g. who holds it")
@@ -36,6 +80,22 @@ admin
     console.log(`admin_key_id: ${key.id}`);
     console.log(`admin_key:    ${key.admin_key}`);
     console.error("Store the key now: it is kept only as a hash and cannot be shown again.");
+  });
+
+adminKey
+  .command("list")
+  .description("list the instance admin keys (ids, names, dates; never the keys)")
+  .action(async () => {
+    for (const key of await withDatabase(readCliEnv(), (db) => listAdminKeyInfo(db))) console.log(formatKey(key));
+  });
+
+adminKey
+  .command("revoke")
+  .description("revoke an instance admin key: its next request is refused in every process")
+  .requiredOption("--key <id>", "the key's id (uuid, from `list`)", uuidOption)
+  .action(async ({ key }: { key: string }) => {
+    await withDatabase(readCliEnv(), (db) => revokeAdminKeyById(db, key));
+    console.log(`Revoked ${key}.`);
   });
 
 admin
@@ -87,6 +147,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function uuidOption(value: string): string {
   if (!UUID.test(value)) throw new InvalidArgumentError("Not a uuid.");
   return value.toLowerCase();
+}
+
+function formatKey(key: { id: string; name: string; created_at: Date; revoked_at: Date | null }): string {
+  const state = key.revoked_at ? `revoked ${key.revoked_at.toISOString()}` : "active";
+  return `${key.id}  ${key.created_at.toISOString()}  ${state.padEnd(32)}  ${key.name}`;
 }
 
 function integerOption(min: number, max: number) {

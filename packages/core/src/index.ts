@@ -8,6 +8,7 @@ export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./services/auth.ts";
 export * from "./services/tenants.ts";
 export * from "./services/admin-keys.ts";
+export * from "./services/tenant-api-keys.ts";
 export * from "./services/users.ts";
 export * from "./services/tokens.ts";
 export * from "./services/deletions.ts";

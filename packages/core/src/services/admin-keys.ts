@@ -1,5 +1,6 @@
+import { AppError } from "../errors/app-error.ts";
 import { generateSecret, hashSecret } from "../secrets.ts";
-import { insertAdminKey } from "../repositories/admin-key-repository.ts";
+import { insertAdminKey, listAdminKeys, revokeAdminKey } from "../repositories/admin-key-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 
 /** Creates an instance admin key (`svc_ak_…`), shown once. */
@@ -7,4 +8,13 @@ export async function createAdminKey(db: DbClient, name: string): Promise<{ id: 
   const adminKey = generateSecret("adminKey");
   const row = await insertAdminKey(db, { name, keyHash: hashSecret(adminKey) });
   return { id: row.id, name: row.name, admin_key: adminKey };
+}
+
+export async function listAdminKeyInfo(db: DbClient): Promise<{ id: string; name: string; created_at: Date; revoked_at: Date | null }[]> {
+  return (await listAdminKeys(db)).map((row) => ({ id: row.id, name: row.name, created_at: row.createdAt, revoked_at: row.revokedAt }));
+}
+
+/** Revokes an instance admin key; its next request is refused in every process. */
+export async function revokeAdminKeyById(db: DbClient, keyId: string, now = new Date()): Promise<void> {
+  if ((await revokeAdminKey(db, keyId, now)) === 0) throw new AppError("not_found", `No active admin key with id ${keyId}.`);
 }
