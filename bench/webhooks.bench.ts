@@ -58,6 +58,8 @@ function startEtl(): Promise<ChildProcess> {
     env: {
       ...process.env,
       SVC_ROLE: "etl",
+      PORT: "0",
+      SVC_HOST: "127.0.0.1",
       DATABASE_URL: postgres.url,
       SVC_DATA_DIR: dataDir,
       SVC_ENCRYPTION_KEY: encryptionKey.toString("base64"),

@@ -6,8 +6,11 @@ import type { Logger } from "pino";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
 import { stringify } from "yaml";
 import { httpLogger } from "./http-logger.ts";
+import { healthRouter } from "./health/health-router.ts";
+import type { Readiness } from "./health/readiness.ts";
 import { errorHandler, notFound } from "./problem-response.ts";
 import { requestId } from "./request-id.ts";
+import { routeRequestSpan, traceRequests } from "./trace-requests.ts";
 import { restBodies } from "./rest-bodies.ts";
 import { restProblemBodies } from "./rest-problem-bodies.ts";
 import { ingestRouter } from "./uploads/ingest-router.ts";
@@ -24,15 +27,18 @@ import { shareViewerRouter } from "./share-viewer/share-viewer-router.ts";
 export interface AppOptions {
   deps: CoreDeps;
   logger: Logger;
+  readiness: Readiness;
   /** Written into /openapi.yaml as the server URL; "/" when unset. */
   publicUrl?: string | undefined;
 }
 
-export function createApp({ deps, logger, publicUrl }: AppOptions): express.Express {
+export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.use(traceRequests);
   app.use(requestId);
+  app.use(healthRouter(readiness));
   app.use(httpLogger(logger));
 
   const openApiYaml = stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false });
@@ -80,7 +86,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
       router: appRouter,
       createContext,
       onError,
-      responseMeta: ({ ctx, errors }) => {
+      responseMeta: ({ ctx, errors, paths }) => {
+        routeRequestSpan(paths?.[0]);
         const [error] = errors;
         if (error) {
           const { problem, headers } = problemFor(error, ctx?.requestId ?? "");
@@ -98,7 +105,8 @@ export function createApp({ deps, logger, publicUrl }: AppOptions): express.Expr
       createContext,
       onError,
       responseMeta: ({ ctx, errors }) => ({
-        headers: errors.length === 0 ? (ctx?.response.headers ?? {}) : {},
+        // An error's own headers, e.g. Retry-After on a 429 (of a batch: its first error's).
+        headers: errors[0] ? problemFor(errors[0], ctx?.requestId ?? "").headers : (ctx?.response.headers ?? {}),
       }),
     }),
   );

@@ -15,6 +15,8 @@ export const EnvSchema = z.object({
   /** `{fhir_code_system_base}` of the FHIR search's own code systems; default `{public_url}/fhir/CodeSystem`. Keep it stable once clients store codes. */
   SVC_FHIR_CODE_SYSTEM_BASE: z.url().optional(),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** On SIGTERM/SIGINT: how long requests and jobs in flight may take to finish before they are cut off. */
+  SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
   // Where raw uploads are kept: files under SVC_DATA_DIR/raw (default), or an S3-compatible
   // bucket (AWS S3, MinIO, Cloudflare R2, …) addressed path-style: <endpoint>/<bucket>/<prefix><key>.
   SVC_RAW_STORE: z.enum(["file", "s3"]).default("file"),
@@ -33,6 +35,20 @@ export const EnvSchema = z.object({
   SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
   /** Local development only: webhooks may go to private addresses, and over http to loopback. */
   SVC_WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // API rate limits (docs/decisions.md, README "Limits"): calls per window, 0 turns a limit off.
+  /** Calls of one tenant's API keys together per window; also the limit of each instance admin key. */
+  SVC_RATE_LIMIT_TENANT: z.coerce.number().int().min(0).default(6000),
+  /** Calls of one user's tokens together per window. */
+  SVC_RATE_LIMIT_USER: z.coerce.number().int().min(0).default(1200),
+  /** Length of the fixed window in seconds, counted from a caller's first call; 0 turns every limit off. */
+  SVC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+  // OpenTelemetry: these decide whether tracing is on (tracing.ts); the SDK reads every OTEL_* itself.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().optional(),
+  OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
 }).superRefine((env, context) => {
   if (env.SVC_RAW_STORE !== "s3") return;
   for (const name of ["SVC_S3_ENDPOINT", "SVC_S3_BUCKET", "SVC_S3_ACCESS_KEY_ID", "SVC_S3_SECRET_ACCESS_KEY"] as const) {

@@ -5,6 +5,7 @@ import {
   createSealer,
   defaultFhirCodeSystemBase,
   ProviderConfig,
+  RateLimits,
   DEFAULT_DELIVERY_SCHEDULE,
   DEFAULT_SYNC_SETTINGS,
   loadEncryptionKeys,
@@ -19,13 +20,20 @@ import { PROVIDER_REGISTRY } from "@svc/providers";
 import { startWorkers } from "@svc/worker";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
+import { closeHttpServer } from "./close-http-server.ts";
+import { createProbeApp } from "./health/probe-app.ts";
+import { Readiness } from "./health/readiness.ts";
 import type { Env } from "./env.ts";
 import { rawStoreFromEnv } from "./raw-store-from-env.ts";
 
 export interface RunningService {
-  /** http://127.0.0.1:<port> of the API, when this process serves it. */
+  /** http://127.0.0.1:<port>: the API, or with SVC_ROLE=etl only the probes /healthz and /readyz. */
   url: string | undefined;
   databaseUrl: string;
+  /**
+   * Graceful: readiness fails at once, no new connections, requests and jobs in flight get
+   * SVC_SHUTDOWN_TIMEOUT_SECONDS to finish, then the queue, Prisma and PostgreSQL close.
+   */
   stop(): Promise<void>;
 }
 
@@ -75,7 +83,12 @@ export async function startService(
     publicUrl: () => publicUrl,
     fhirCodeSystemBase: () => env.SVC_FHIR_CODE_SYSTEM_BASE?.replace(/\/+$/, "") ?? defaultFhirCodeSystemBase(publicUrl),
   };
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, instance };
+  const rateLimits = new RateLimits(db, {
+    tenant: env.SVC_RATE_LIMIT_TENANT,
+    user: env.SVC_RATE_LIMIT_USER,
+    windowSeconds: env.SVC_RATE_LIMIT_WINDOW_SECONDS,
+  });
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, instance, rateLimits };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);
@@ -90,14 +103,13 @@ export async function startService(
 
   if (env.SVC_ROLE !== "api") await startWorkers({ ...deps, logger });
 
-  let server: Server | undefined;
-  if (env.SVC_ROLE !== "etl") {
-    const app = createApp({ deps, logger, publicUrl: env.SVC_PUBLIC_URL });
-    server = await new Promise<Server>((resolve, reject) => {
-      const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
-    });
-  }
-  const address = server?.address();
+  const readiness = new Readiness(db, jobs);
+  // The etl role serves no API, but orchestrators still probe it.
+  const app = env.SVC_ROLE === "etl" ? createProbeApp(readiness) : createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const address = server.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
   if (url && !env.SVC_PUBLIC_URL) publicUrl = url;
   logger.info({ role: env.SVC_ROLE, url }, "svc started");
@@ -106,13 +118,18 @@ export async function startService(
     url,
     databaseUrl: postgres.url,
     async stop() {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      readiness.beginShutdown();
+      const timeoutSeconds = env.SVC_SHUTDOWN_TIMEOUT_SECONDS;
+      logger.info({ timeout_seconds: timeoutSeconds }, "shutdown: not ready, no new connections, finishing requests and jobs");
+      // Both at once: the queue stops fetching while requests finish (and may still queue jobs).
+      const [requests, running] = await Promise.all([closeHttpServer(server, timeoutSeconds * 1000), jobs.drain(timeoutSeconds * 1000)]);
+      const cut = { connections_cut: requests.cut, jobs_cut: running.cut };
+      if (cut.connections_cut + cut.jobs_cut > 0) logger.warn(cut, "shutdown: timeout reached, the rest was cut off (cut jobs are retried)");
+      else logger.info("shutdown: requests and jobs finished");
       await jobs.stop();
       await db.$disconnect();
       await postgres.stop();
+      logger.info("svc stopped");
     },
   };
 }

@@ -32,7 +32,7 @@ const ERRORS: Record<string, string> = {
   "413": "The body is larger than this route takes",
   "415": "Content-Type is not one this route takes",
   "422": "This Idempotency-Key was used for other bytes",
-  "429": "Too many uploads of the user in flight; see Retry-After",
+  "429": "Too many uploads of the user in flight, or the rate limit of the user's tokens is reached; see Retry-After",
 };
 
 /** The path items of POST /v1/ingest/<route>, which are plain express handlers outside the router. */

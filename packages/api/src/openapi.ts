@@ -55,11 +55,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       const ownErrors = errorDescriptionsByRoute.get(`${method.toUpperCase()} ${path}`) ?? {};
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
-        const description = ownErrors[status] ?? (response as { description?: string }).description ?? "Error";
+        const own = ownErrors[status];
+        const description = status === "429" && own ? `${own}. Also: ${RATE_LIMITED}` : (own ?? (response as { description?: string }).description ?? "Error");
         responses[status] = {
           description,
           ...(status === "401" && {
             headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } },
+          }),
+          ...(status === "429" && {
+            headers: { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait before calling again." } },
           }),
           content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
         };
@@ -86,9 +90,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   return document;
 }
 
+/** Every operation takes a secret, and every caller has a rate limit (SVC_RATE_LIMIT_*). */
+const RATE_LIMITED = "The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After";
+
 /** Errors any operation can answer, besides those its procedure lists. */
 function addCommonErrors(responses: Record<string, unknown>, method: string): void {
-  const common: Record<string, string> = { "500": "Unexpected error; the cause is logged under the request_id" };
+  const common: Record<string, string> = {
+    "429": RATE_LIMITED,
+    "500": "Unexpected error; the cause is logged under the request_id",
+  };
   if (["post", "put", "patch"].includes(method)) {
     Object.assign(common, {
       "400": "Invalid input: malformed JSON, a body that is not an object, or fields that do not validate",

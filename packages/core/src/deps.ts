@@ -3,6 +3,7 @@ import type { JobQueue } from "@svc/jobs";
 import type { Sealer } from "./crypto/sealer.ts";
 import type { ProviderCatalog } from "./providers/provider-catalog.ts";
 import type { RawStore } from "./raw-store/raw-store.ts";
+import type { RateLimits } from "./services/rate-limits.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
@@ -33,4 +34,6 @@ export interface CoreDeps {
   /** Retry, refresh, quota and chunking rules of sync runs (DEFAULT_SYNC_SETTINGS; tests shorten them). */
   sync: SyncSettings;
   instance: InstanceSettings;
+  /** API calls per caller and window (SVC_RATE_LIMIT_*), counted where the caller is authenticated. */
+  rateLimits: RateLimits;
 }

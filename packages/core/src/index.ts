@@ -1,11 +1,13 @@
 export { AppError, isAppError } from "./errors/app-error.ts";
 export { APP_ERRORS, appErrorCodeForStatus, appErrorCodeForTrpc, type AppErrorCode } from "./errors/error-table.ts";
 export { toProblem, PROBLEM_CONTENT_TYPE, type Problem } from "./errors/problem.ts";
+export { databaseUnavailableError, isDatabaseUnavailable } from "./errors/database-unavailable.ts";
 export { generateSecret, hashSecret, secretKind, SECRET_PREFIXES } from "./secrets.ts";
 export { decodeCursor, encodeCursor, toPage, CreatedAtCursor, type Page } from "./cursor.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
 export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./services/auth.ts";
+export * from "./services/rate-limits.ts";
 export * from "./services/tenants.ts";
 export * from "./services/admin-keys.ts";
 export * from "./services/tenant-api-keys.ts";
@@ -93,3 +95,4 @@ export { abandonSyncRun, attemptSyncRun, type SyncAttemptResult } from "./servic
 export { planScheduledPulls, type PlanResult } from "./services/sync-engine/plan-scheduled-pulls.ts";
 export * from "./services/fhir-observations/search-observations.ts";
 export { defaultFhirCodeSystemBase } from "./fhir/fhir-systems.ts";
+export { pingDatabase } from "./repositories/database-ping-repository.ts";

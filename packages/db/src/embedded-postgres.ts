@@ -24,14 +24,19 @@ export interface RunningPostgres {
  */
 export async function openEmbeddedPostgres(
   dataDir: string,
-  options: { database?: string; log?: (line: string) => void } = {},
+  options: {
+    database?: string;
+    log?: (line: string) => void;
+    /** A fixed port instead of a free one (tests restart a server on the same folder and port). */
+    port?: number;
+  } = {},
 ): Promise<RunningPostgres> {
   const database = options.database ?? "svc";
   const runningPort = portOfRunningServer(dataDir);
   if (runningPort !== undefined) {
     return { url: urlFor(runningPort, database), port: runningPort, stop: async () => {} };
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = new EmbeddedPostgres({
     databaseDir: path.resolve(dataDir),
     port,

@@ -25,7 +25,10 @@ export const JOB_CATALOG = {
     // pg-boss gives up on an attempt after expireInSeconds (15 minutes by default) and
     // retries it while the first still runs: the ETL of a large upload would run twice at
     // once. An attempt may take as long as the ETL's transaction (30 minutes, core's etl.ts).
-    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 35 * 60 },
+    // An attempt whose worker died (no heartbeat for 10 s) is retried after the usual backoff,
+    // not after 35 minutes; one that only looked dead waits on the raw object's row lock, then
+    // finds it processed.
+    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, heartbeatSeconds: 10, expireInSeconds: 35 * 60 },
   },
   // One attempt of one webhook delivery. The retry schedule of deliveries is our own
   // (a new job per attempt); pg-boss retries only an attempt whose worker died (no

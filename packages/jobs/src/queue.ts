@@ -1,5 +1,6 @@
 import { fromPrisma, PgBoss, type PrismaTransactionLike } from "pg-boss";
 import { JOB_CATALOG, type JobName, type JobPayload } from "./catalog.ts";
+import { inJobSpan, splitTraceContext, withTraceContext } from "./job-trace.ts";
 
 export interface JobContext {
   /** pg-boss job id. */
@@ -13,9 +14,17 @@ export interface JobContext {
 /** The typed face of pg-boss: send jobs of the catalog, work them with validated payloads. */
 export class JobQueue {
   private readonly boss: PgBoss;
+  private working = true;
+  /** Handlers of this process running now. */
+  private active = 0;
 
   private constructor(boss: PgBoss) {
     this.boss = boss;
+  }
+
+  /** true from start until drain() or stop(): workers fetch jobs. */
+  get running(): boolean {
+    return this.working;
   }
 
   /** Starts pg-boss on the database (creating its own `pgboss` schema) and every catalog queue. */
@@ -66,7 +75,7 @@ export class JobQueue {
     } = {},
   ): Promise<void> {
     const { options } = JOB_CATALOG[name];
-    const data = JOB_CATALOG[name].payload.parse(payload);
+    const data = withTraceContext(JOB_CATALOG[name].payload.parse(payload));
     await this.boss.send(name, data, { ...options, ...timing, ...(tx && { db: fromPrisma(tx) }) });
   }
 
@@ -93,17 +102,39 @@ export class JobQueue {
       let workerId = "";
       workerId = await this.boss.work<JobPayload<N>>(name, fetching, async ([job]) => {
         if (!job) return;
-        await handler(schema.parse(job.data) as JobPayload<N>, {
-          id: job.id,
-          retryCount: job.retryCount,
-          lastAttempt: job.retryCount >= options.retryLimit,
-        });
+        const { payload, carrier } = splitTraceContext(job.data);
+        this.active++;
+        try {
+          await inJobSpan(name, job, carrier, () =>
+            handler(schema.parse(payload) as JobPayload<N>, {
+              id: job.id,
+              retryCount: job.retryCount,
+              lastAttempt: job.retryCount >= options.retryLimit,
+            }),
+          );
+        } finally {
+          this.active--;
+        }
         this.boss.notifyWorker(workerId);
       });
     }
   }
 
+  /**
+   * Shutdown, first step: workers stop fetching, running jobs get up to `timeoutMs` to
+   * finish; those still running then fail and are retried by another process. Sending
+   * still works (requests being answered may queue jobs) until stop(). Resolves with the
+   * number of jobs cut off at the deadline.
+   */
+  async drain(timeoutMs: number): Promise<{ cut: number }> {
+    this.working = false;
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
+    return { cut: this.active };
+  }
+
+  /** Stops like drain(10 s) unless drained already, then closes the connection pool. */
   async stop(): Promise<void> {
+    this.working = false;
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

@@ -8,10 +8,13 @@ import { crossOriginReason } from "./mcp-origin.ts";
 
 /**
  * The caller of /mcp: a tenant key, or a user token with scope read. A bad secret is 401;
- * an admin key, or a user token without read, is 403.
+ * an admin key, or a user token without read, is 403. The request counts once against the
+ * caller's rate limit (429 above it); the tools it runs then do not count again.
  */
 async function mcpPrincipal(deps: CoreDeps, authorization: string | undefined): Promise<ReaderPrincipal> {
-  const principal = requireReaderPrincipal(await authenticate(deps.db, bearerSecret(authorization)));
+  const caller = await authenticate(deps.db, bearerSecret(authorization));
+  await deps.rateLimits.consume(caller);
+  const principal = requireReaderPrincipal(caller);
   if (principal.kind === "user" && !principal.scopes.includes("read")) {
     throw new AppError("forbidden", "/mcp takes a tenant API key or a user token with scope read; this token lacks scope read.");
   }

@@ -33,7 +33,9 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
   const route = UPLOAD_ROUTES[name];
   return async (req, res, next) => {
     try {
-      const principal = requirePrincipalKind(await authenticate(deps.db, bearerSecret(req.get("authorization"))), "user");
+      const caller = await authenticate(deps.db, bearerSecret(req.get("authorization")));
+      await deps.rateLimits.consume(caller);
+      const principal = requirePrincipalKind(caller, "user");
       if (!principal.scopes.includes("upload")) throw new AppError("forbidden", "This user token lacks scope upload.");
       const format = uploadFormatOf(name, req.get("content-type"));
       if (!format) {

@@ -55,7 +55,8 @@ export async function startTestService(
   const logs: string[] = [];
   const logger = createLogger("info", { write: (line: string) => void logs.push(line) });
   const service = await startService(
-    EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, ...env }),
+    // A stop waits at most 10 s for jobs still running (a webhook receiver that never answers).
+    EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, SVC_SHUTDOWN_TIMEOUT_SECONDS: "10", ...env }),
     logger,
     {
       webhookSchedule: options.webhookSchedule,

@@ -32,3 +32,7 @@ export async function waitForDeletionJob(svc: TestService, key: string, jobId: s
   }
   throw new Error("the deletion job did not end");
 }
+
+/** An NDJSON line of POST /v1/ingest/bluetooth: a Heart Rate Measurement (0x2A37), flags 0x00 (uint8), `bpm`. */
+export const heartRateLine = (bpm: number, at: string) =>
+  JSON.stringify({ characteristic: "2a37", value: `00${bpm.toString(16).padStart(2, "0")}`, received_at: at, device: "HRM-Pro" });

@@ -54,6 +54,16 @@ describe("problem answers", () => {
     expectProblem(await svc.call("/v1/users", { key, rawBody: "[1,2]", headers: { "content-type": "application/json" } }), 400);
   });
 
+  it("a JSON body nested more than 32 levels deep is a 400 (10 000 levels overflowed a stack: a 500), and creates nothing", async () => {
+    const before = await svc.db.user.count();
+    const deep = await svc.call("/v1/users", { key, rawBody: `{"external_ref":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, headers: { "content-type": "application/json" } });
+    expectProblem(deep, 400);
+    expect(deep.body.detail).toBe("The body is nested more than 32 levels deep.");
+    const justOver = await svc.call("/v1/users", { key, rawBody: `{"x":${'{"a":'.repeat(32)}1${"}".repeat(32)}}`, headers: { "content-type": "application/json" } });
+    expect(justOver.body.detail).toBe("The body is nested more than 32 levels deep.");
+    expect(await svc.db.user.count()).toBe(before);
+  });
+
   it("unknown routes and methods are 404, inside and outside /v1", async () => {
     expectProblem(await svc.call("/v1/nothing-here", { key }), 404);
     expectProblem(await svc.call("/v1/users", { key, method: "PUT", body: {} }), 404);

@@ -3,7 +3,7 @@
 // The killed attempts come back through pg-boss: their jobs stop sending heartbeats, the
 // supervisor (here the test's own queue, checking every second) fails them, and they are
 // retried as jobs whose delivery is still `running`, which the claim takes again.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,46 +11,12 @@ import { createTenant } from "@svc/core";
 import { createDatabase } from "@svc/db";
 import { createTestDatabase, replies, startWebhookReceiver, waitUntil } from "@svc/testing";
 import { expect, it } from "vitest";
-import { TEST_ENCRYPTION_KEY, deliveriesOf, emit, insertEndpoint, startTestQueue, testEvent } from "../helpers/webhooks.ts";
+import { exited, startEtlProcess, stopProcesses } from "../helpers/etl-process.ts";
+import { deliveriesOf, emit, insertEndpoint, startTestQueue, testEvent } from "../helpers/webhooks.ts";
 
-const MAIN = path.resolve(import.meta.dirname, "../../src/main.ts");
 const EVENTS = 20;
 /** localConcurrency of webhook-deliver in the job catalog: requests one etl process holds open at once. */
 const IN_FLIGHT = 8;
-
-/** `node apps/server/src/main.ts` with SVC_ROLE=etl; resolves once it logged "svc started". */
-async function startEtlProcess(databaseUrl: string, dataDir: string, output: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      SVC_ROLE: "etl",
-      DATABASE_URL: databaseUrl,
-      SVC_DATA_DIR: dataDir,
-      SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      SVC_WEBHOOK_ALLOW_PRIVATE: "true",
-      SVC_LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`etl process exited with ${code}:\n${output.join("")}`));
-    child.once("exit", onExit);
-    const check = setInterval(() => {
-      if (!output.join("").includes('"msg":"svc started"')) return;
-      clearInterval(check);
-      child.off("exit", onExit);
-      resolve();
-    }, 50);
-  });
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
 
 it("delivers every event at least once after the etl process is killed with deliveries in flight", { timeout: 90_000 }, async () => {
   const databaseUrl = await createTestDatabase();
@@ -97,10 +63,7 @@ it("delivers every event at least once after the etl process is killed with deli
     console.error(output.join(""));
     throw error;
   } finally {
-    for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited(child);
-    }
+    await stopProcesses(children);
     await target.close();
     await jobs.stop();
     await db.$disconnect();

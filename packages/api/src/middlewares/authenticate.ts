@@ -2,9 +2,15 @@ import { authenticate, bearerSecret, requirePrincipalKind, requireReaderPrincipa
 import type { ApiContext } from "../context.ts";
 import { publicProcedure } from "../trpc.ts";
 
-/** The caller's principal: the one the host resolved, or the bearer secret's (401 when bad). */
-function principalOf(ctx: ApiContext) {
-  return ctx.principal ?? authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+/**
+ * The caller's principal: the one the host resolved (and counted against its rate limit),
+ * or the bearer secret's (401 when bad), counted here (429 above the limit).
+ */
+async function principalOf(ctx: ApiContext) {
+  if (ctx.principal) return ctx.principal;
+  const principal = await authenticate(ctx.deps.db, bearerSecret(ctx.authorization));
+  await ctx.deps.rateLimits.consume(principal);
+  return principal;
 }
 
 /** A procedure that takes one kind of secret: 401 for a bad secret, 403 for another kind. */

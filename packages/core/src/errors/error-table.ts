@@ -15,7 +15,8 @@ type TrpcErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNPROCESSABLE_CONTENT"
   | "TOO_MANY_REQUESTS"
-  | "INTERNAL_SERVER_ERROR";
+  | "INTERNAL_SERVER_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 export interface AppErrorEntry {
   status: number;
@@ -42,6 +43,7 @@ export const APP_ERRORS = {
   unprocessable: { status: 422, trpc: "UNPROCESSABLE_CONTENT", title: "Unprocessable Content" },
   too_many_requests: { status: 429, trpc: "TOO_MANY_REQUESTS", title: "Too Many Requests" },
   internal: { status: 500, trpc: "INTERNAL_SERVER_ERROR", title: "Internal Server Error" },
+  service_unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE", title: "Service Unavailable" },
 } as const satisfies Record<string, AppErrorEntry>;
 
 export type AppErrorCode = keyof typeof APP_ERRORS;

@@ -1,4 +1,5 @@
 import * as oauth from "oauth4webapi";
+import { startClientSpan } from "../client-span.ts";
 import { ProviderError, type Connector, type ProviderClient, type ProviderKeys, type ProviderTokens, type ProviderUrls } from "../providers/connector.ts";
 import { PROVIDER_REQUEST_TIMEOUT_MS, retryAfterSeconds } from "../providers/provider-request.ts";
 import { isLoopbackUrl } from "./loopback.ts";
@@ -72,6 +73,7 @@ function tokenEndpointOf(connector: Connector, urls: ProviderUrls, keys: Provide
     signal: () => AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS),
     // oauth4webapi insists on https; plain http only to this machine (tests, local development).
     [oauth.allowInsecureRequests]: isLoopbackUrl(tokenUrl),
+    [oauth.customFetch]: tracedFetch,
   };
   return { as, client, auth, options };
 }
@@ -85,6 +87,19 @@ function plainClientSecretBasic(secret: string): oauth.ClientAuth {
   return (_as, client, _body, headers) => {
     headers.set("authorization", `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString("base64")}`);
   };
+}
+
+/** The token endpoint's calls get a client span and the trace headers, like every other call to a provider. */
+async function tracedFetch(url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>): Promise<Response> {
+  const span = startClientSpan(init.method, new URL(url));
+  try {
+    const response = await fetch(url, { ...init, headers: { ...init.headers, ...span.headers } });
+    span.end(response.status);
+    return response;
+  } catch (error) {
+    span.end(null);
+    throw error;
+  }
 }
 
 async function send(what: string, request: () => Promise<Response>): Promise<Response> {

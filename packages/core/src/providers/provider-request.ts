@@ -1,3 +1,4 @@
+import { startClientSpan } from "../client-span.ts";
 import { ProviderError, type ProviderRequestInit } from "./connector.ts";
 
 /** A provider that does not answer in this time is a failed attempt (retried later). */
@@ -36,14 +37,18 @@ export async function providerRequest(url: string | URL, init: ProviderRequestIn
     headers["content-type"] ??= "application/json";
   }
 
+  const method = init.method ?? "GET";
+  const span = startClientSpan(method, target);
   let response: Response;
   try {
-    response = await fetch(target, { method: init.method ?? "GET", headers, body, redirect: "error", signal: AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) });
+    response = await fetch(target, { method, headers: { ...headers, ...span.headers }, body, redirect: "error", signal: AbortSignal.timeout(PROVIDER_REQUEST_TIMEOUT_MS) });
+    span.end(response.status);
   } catch (error) {
+    span.end(null);
     const reason = error instanceof Error && error.name === "TimeoutError" ? "did not answer in time" : "could not be reached";
     throw new ProviderError("failed", `${target.host}${target.pathname} ${reason}.`);
   }
-  const where = `${init.method ?? "GET"} ${target.pathname}`;
+  const where = `${method} ${target.pathname}`;
   if (!response.ok) {
     // Not awaited: under msw a cancelled body's promise never settles.
     void response.body?.cancel().catch(() => {});

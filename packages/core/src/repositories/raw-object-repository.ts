@@ -60,6 +60,13 @@ export function deleteRawObjectRow(db: DbClient, id: string) {
   return db.rawObject.deleteMany({ where: { id } });
 }
 
+/** Locks the raw object's row until the transaction ends (one ETL of it at a time); its status, null when it is gone. */
+export async function lockRawObject(db: DbClient, id: string): Promise<RawObjectRow["status"] | null> {
+  const rows = await db.$queryRaw<Array<{ status: RawObjectRow["status"] }>>`
+    SELECT status FROM raw_objects WHERE id = ${id}::uuid FOR UPDATE`;
+  return rows[0]?.status ?? null;
+}
+
 /** Locks the user's row until the transaction ends, so a deletion cannot start meanwhile; its status. */
 export async function lockUserForUpload(db: DbClient, userId: string): Promise<"active" | "deleting" | null> {
   const rows = await db.$queryRaw<Array<{ status: "active" | "deleting" }>>`

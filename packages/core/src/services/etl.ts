@@ -2,7 +2,7 @@ import { AppError } from "../errors/app-error.ts";
 import { rawObjectSource, type RawObjectSource } from "../raw-store/raw-store.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../repositories/db-client.ts";
-import { findRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
+import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { findUserById } from "../repositories/user-repository.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
@@ -25,7 +25,8 @@ const ETL_TRANSACTION_TIMEOUT_MS = 30 * 60_000;
  * changed (a repeat of stored records writes and sends nothing), and one data.deleted
  * event when records the provider reported deleted were removed. A body that cannot be
  * read at all marks the raw object failed with a rejected record; other errors throw so
- * the job is retried. Running it again for a processed object does nothing.
+ * the job is retried. Running it again for a processed object does nothing, also when two
+ * attempts overlap (a retry of an attempt that only looked dead waits for it, then stops).
  */
 export async function processRawObject(deps: CoreDeps, rawObjectId: string, parse: RawObjectParser): Promise<void> {
   const raw = await findRawObject(deps.db, rawObjectId);
@@ -36,6 +37,7 @@ export async function processRawObject(deps: CoreDeps, rawObjectId: string, pars
   try {
     await deps.db.$transaction(
       async (tx) => {
+        if ((await lockRawObject(tx, raw.id)) !== "pending") return;
         const changes = noChanges();
         const days: { first?: string; last?: string } = {};
         for await (const parsed of parse(raw, rawObjectSource(deps.rawStore, raw.storageKey, Number(raw.byteSize)))) {

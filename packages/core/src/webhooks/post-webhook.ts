@@ -9,6 +9,7 @@
 // which is also the only honest way to test the address guard.
 import { errors, type Dispatcher } from "undici";
 import corePackage from "../../package.json" with { type: "json" };
+import { startClientSpan } from "../client-span.ts";
 import { AddressNotAllowedError, webhookAgent } from "./guarded-agent.ts";
 import { readExcerpt, type ExcerptRead } from "./response-excerpt.ts";
 
@@ -54,6 +55,7 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
   const url = URL.parse(input.url);
   if (url === null) return noAnswer("invalid URL");
   const agent = input.agent ?? webhookAgent(input.allowPrivate);
+  const span = startClientSpan("POST", url);
 
   let response: Dispatcher.ResponseData;
   try {
@@ -61,7 +63,7 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: "POST",
-      headers: requestHeaders(input.headers),
+      headers: { ...requestHeaders(input.headers), ...span.headers },
       body: typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body,
       signal: deadline,
       // The deadline decides; undici's own timers only back it up, a little later, so they
@@ -70,7 +72,9 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
       bodyTimeout: timeoutMs + 1000,
     });
     response = await beforeDeadline(sent, deadline);
+    span.end(response.statusCode);
   } catch (error) {
+    span.end(null);
     return noAnswer(deadline.aborted ? timeoutText(timeoutMs) : describeRequestError(error));
   }
 

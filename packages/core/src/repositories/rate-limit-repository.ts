@@ -1,0 +1,24 @@
+import type { Database } from "@svc/db";
+import { RateLimiterPrisma, type RateLimiterAbstract } from "rate-limiter-flexible";
+
+/**
+ * A fixed-window counter per key in the rate_limits table (model RateLimit), shared by
+ * every process on the database: a call costs a delete of its own expired row and one
+ * upsert (INSERT … ON CONFLICT DO UPDATE points = points + 1), both by primary key.
+ * When the database fails, the call is counted by `insuranceLimiter` instead.
+ */
+export function rateLimitCounter(
+  db: Database,
+  options: { keyPrefix: string; points: number; windowSeconds: number; insuranceLimiter: RateLimiterAbstract },
+): RateLimiterPrisma {
+  return new RateLimiterPrisma({
+    storeClient: db,
+    tableName: "rateLimit",
+    keyPrefix: options.keyPrefix,
+    points: options.points,
+    duration: options.windowSeconds,
+    insuranceLimiter: options.insuranceLimiter,
+    // A caller over the limit is refused from memory until its window ends: no query per refusal.
+    inMemoryBlockOnConsumed: options.points,
+  });
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { databaseUnavailableError, isDatabaseUnavailable } from "../src/errors/database-unavailable.ts";
+import { toProblem } from "../src/errors/problem.ts";
+
+/** The shape of Prisma's error around a driver adapter error with a PostgreSQL SQLSTATE. */
+const prismaDatabaseError = (sqlState: string) =>
+  Object.assign(new Error(`Database error. Code: \`${sqlState}\`.`), { code: "P2039", meta: { driverAdapterError: { cause: { originalCode: sqlState } } } });
+
+describe("an unavailable database", () => {
+  it("is recognized in Prisma's, pg's and the socket's errors", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("Can't reach database server"), { code: "P1001" }))).toBe(true);
+    expect(isDatabaseUnavailable(prismaDatabaseError("57P01"))).toBe(true);
+    expect(isDatabaseUnavailable(prismaDatabaseError("57P03"))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("the database system is shutting down"), { code: "57P03" }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("connection failure"), { code: "08006" }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
+  });
+
+  it("is not a wrong query, an unknown error, or a provider that cannot be reached", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("Unique constraint failed"), { code: "P2002" }))).toBe(false);
+    expect(isDatabaseUnavailable(prismaDatabaseError("23505"))).toBe(false);
+    expect(isDatabaseUnavailable(new Error("boom"))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("fetch failed", { cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" }) }))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+
+  it("answers 503 with Retry-After, without the driver's message", () => {
+    const error = prismaDatabaseError("57P01");
+    expect(databaseUnavailableError(error)?.headers).toMatchObject({ "Retry-After": "5" });
+    const problem = toProblem(error, "r1");
+    expect(problem).toMatchObject({ status: 503, title: "Service Unavailable", request_id: "r1" });
+    expect(problem.detail).not.toContain("57P01");
+    expect(databaseUnavailableError(new Error("boom"))).toBeUndefined();
+  });
+});
