@@ -36,9 +36,10 @@ export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): e
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
-  app.use(traceRequests);
   app.use(requestId);
+  // Probes answer before tracing and the access log: an orchestrator polls them every few seconds.
   app.use(healthRouter(readiness));
+  app.use(traceRequests);
   app.use(httpLogger(logger));
 
   const openApiYaml = stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false });

@@ -35,7 +35,7 @@ export const EnvSchema = z.object({
   SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
   /** Local development only: webhooks may go to private addresses, and over http to loopback. */
   SVC_WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
-  // API rate limits (docs/decisions.md, README "Limits"): calls per window, 0 turns a limit off.
+  // API rate limits (docs/decisions.md, docs/deployment.md "Limits"): calls per window, 0 turns a limit off.
   /** Calls of one tenant's API keys together per window; also the limit of each instance admin key. */
   SVC_RATE_LIMIT_TENANT: z.coerce.number().int().min(0).default(6000),
   /** Calls of one user's tokens together per window. */
