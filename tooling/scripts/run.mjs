@@ -48,15 +48,25 @@ function run(cmd, cmdArgs, options = {}) {
 
 function ensureInstalled() {
   const wanted = installInputs();
-  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === wanted && existsSync(path.join(bin, "node"))) return;
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === wanted && existsSync(node)) return;
   console.error(`svc: installing dependencies with ${PNPM} ...`);
   run("npx", ["--yes", PNPM, "install", "--frozen-lockfile", "--config.confirmModulesPurge=false"]);
   writeFileSync(stampFile, wanted);
 }
 
-/** Runs a long-lived child under Node 24, passing signals on, and exits with its code. */
+/**
+ * The workspace's Node 24 binary itself. node_modules/.bin/node is a shell script that runs it
+ * as its own child, so a signal sent to the script would never reach the service.
+ */
+const node = path.join(root, "node_modules", "node", "bin", "node");
+
+/**
+ * Runs a long-lived child under Node 24, passing signals on, and exits with its code. The child
+ * gets its own process group: a Ctrl-C in the terminal reaches it once, through this process,
+ * and not a second time directly (a second signal means "stop now" to the service).
+ */
 function runForeground(cmd, cmdArgs) {
-  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: "inherit", env });
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: "inherit", env, detached: true });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
@@ -65,12 +75,12 @@ ensureInstalled();
 switch (command) {
   case "start":
     run("turbo", ["run", "build", "--filter=@svc/server", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
-    runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
+    runForeground(node, ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
     break;
   case "svc":
     // Build output goes to stderr: stdout of `svc mcp` carries only protocol messages.
     run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"], { stdio: ["ignore", 2, 2] });
-    runForeground(path.join(bin, "node"), ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
+    runForeground(node, ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
     break;
   case "test":
     run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
@@ -81,7 +91,7 @@ switch (command) {
   case "bench":
     run("turbo", ["run", "generate", "--output-logs=errors-only"]);
     // `npm run bench -- samples` runs bench/samples.bench.ts; the default is users.
-    runForeground(path.join(bin, "node"), [`bench/${args[0] ?? "users"}.bench.ts`, ...args.slice(1)]);
+    runForeground(node, [`bench/${args[0] ?? "users"}.bench.ts`, ...args.slice(1)]);
     break;
   default:
     console.error("usage: node tooling/scripts/run.mjs start|test|svc|bench [args...]");

@@ -1,10 +1,12 @@
 import { Command, InvalidArgumentError } from "commander";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import {
   createAdminKey,
   createSealer,
   createTenant,
   createTenantApiKey,
+  ENCRYPTION_KEY_FILE,
   encryptionKeyId,
   listAdminKeyInfo,
   listTenantApiKeyInfo,
@@ -106,6 +108,10 @@ admin
   )
   .action(async () => {
     const env = readCliEnv();
+    // Never a key made up here: every secret would move to a key no server has.
+    if (!env.SVC_ENCRYPTION_KEY?.trim() && !existsSync(path.resolve(env.SVC_DATA_DIR, ENCRYPTION_KEY_FILE))) {
+      throw new Error(`Set SVC_ENCRYPTION_KEY to the servers' current key (or SVC_DATA_DIR to the folder of their ${ENCRYPTION_KEY_FILE}).`);
+    }
     const keys = await loadEncryptionKeys(env, path.resolve(env.SVC_DATA_DIR));
     const sealer = createSealer(keys);
     const counts = await withDatabase(env, (db) => resealSecrets(db, sealer, keys.previous.map(encryptionKeyId)));

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createSealer, createTenant } from "@svc/core";
@@ -28,6 +30,12 @@ it("admin reseal moves every secret from a previous key to the current one; a se
     await db.instanceProvider.create({ data: { provider: "oura", sealedKeys: oldSealer.seal('{"CLIENT_SECRET":"instance"}') } });
     await db.tenantProviderKeys.create({ data: { tenantId, provider: "oura", applicationId: "tenant:x", sealedKeys: oldSealer.seal('{"CLIENT_SECRET":"tenant"}') } });
     const env = { DATABASE_URL: databaseUrl, SVC_ENCRYPTION_KEY: newKey.toString("base64"), SVC_PREVIOUS_ENCRYPTION_KEYS: oldKey.toString("base64") };
+
+    // Without the current key the CLI refuses rather than sealing everything with a key of its own.
+    const keyless = await reseal({ DATABASE_URL: databaseUrl, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-reseal-")), SVC_PREVIOUS_ENCRYPTION_KEYS: oldKey.toString("base64") });
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toMatch(/Set SVC_ENCRYPTION_KEY/);
+    expect(oldSealer.open((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secretSealed)).toBe("whsec_one");
 
     const first = await reseal(env);
     expect(first.code).toBe(0);

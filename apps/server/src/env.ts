@@ -17,6 +17,8 @@ export const EnvSchema = z.object({
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** On SIGTERM/SIGINT: how long requests and jobs in flight may take to finish before they are cut off. */
   SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+  /** On SIGTERM/SIGINT: how long to keep serving while not ready, before connections close (load balancers' probe interval). */
+  SVC_SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
   // Where raw uploads are kept: files under SVC_DATA_DIR/raw (default), or an S3-compatible
   // bucket (AWS S3, MinIO, Cloudflare R2, …) addressed path-style: <endpoint>/<bucket>/<prefix><key>.
   SVC_RAW_STORE: z.enum(["file", "s3"]).default("file"),

@@ -29,5 +29,6 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     appError = new AppError(appErrorCodeForStatus(status), detail);
   }
   if (!appError) req.log.error({ err: error }, "unhandled error");
+  else if (appError.code === "service_unavailable") req.log.warn({ err: error }, "database unavailable");
   sendProblem(res, toProblem(appError ?? error, req.requestId), appError?.headers);
 };

@@ -103,7 +103,8 @@ export async function startService(
 
   if (env.SVC_ROLE !== "api") await startWorkers({ ...deps, logger });
 
-  const readiness = new Readiness(db, jobs);
+  const probeDb = createDatabase(postgres.url, { max: 1 });
+  const readiness = new Readiness(probeDb);
   // The etl role serves no API, but orchestrators still probe it.
   const app = env.SVC_ROLE === "etl" ? createProbeApp(readiness) : createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -119,6 +120,12 @@ export async function startService(
     databaseUrl: postgres.url,
     async stop() {
       readiness.beginShutdown();
+      const delaySeconds = env.SVC_SHUTDOWN_DELAY_SECONDS;
+      if (delaySeconds > 0) {
+        // Load balancers notice a failing readiness only at their next probe: keep serving until then.
+        logger.info({ delay_seconds: delaySeconds }, "shutdown: not ready, still serving while load balancers catch up");
+        await new Promise((resolve) => setTimeout(resolve, delaySeconds * 1000));
+      }
       const timeoutSeconds = env.SVC_SHUTDOWN_TIMEOUT_SECONDS;
       logger.info({ timeout_seconds: timeoutSeconds }, "shutdown: not ready, no new connections, finishing requests and jobs");
       // Both at once: the queue stops fetching while requests finish (and may still queue jobs).
@@ -128,6 +135,7 @@ export async function startService(
       else logger.info("shutdown: requests and jobs finished");
       await jobs.stop();
       await db.$disconnect();
+      await probeDb.$disconnect();
       await postgres.stop();
       logger.info("svc stopped");
     },

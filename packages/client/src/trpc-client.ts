@@ -1,5 +1,5 @@
 import type { AppRouter } from "@svc/api";
-import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from "@trpc/client";
+import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
 import type { ClientOptions } from "./client-options.ts";
 import { withoutTrailingSlash } from "./client-options.ts";
@@ -9,9 +9,9 @@ import { createRetryingFetch } from "./retrying-fetch.ts";
 export type TrpcClient = TRPCClient<AppRouter>;
 
 /**
- * A typed client of /trpc. Queries are batched; each mutation is its own request, so it
- * carries its own Idempotency-Key: pass one as `{ context: { idempotencyKey } }` or get a
- * fresh one per call.
+ * A typed client of /trpc. Every call is its own request: a batch that crosses a rate limit
+ * answers 207 with some calls refused, which no retry on 429 would see. Each mutation carries
+ * its own Idempotency-Key: pass one as `{ context: { idempotencyKey } }` or get a fresh one per call.
  */
 export function createTrpcClient(options: ClientOptions): TrpcClient {
   const url = `${withoutTrailingSlash(options.baseUrl)}/trpc`;
@@ -19,18 +19,14 @@ export function createTrpcClient(options: ClientOptions): TrpcClient {
   const authorization = `Bearer ${options.token}`;
   return createTRPCClient<AppRouter>({
     links: [
-      splitLink({
-        condition: (op) => op.type === "mutation",
-        true: httpLink({
-          url,
-          transformer: superjson,
-          fetch,
-          headers: ({ op }) => {
-            const key = op.context.idempotencyKey;
-            return typeof key === "string" ? { Authorization: authorization, [IDEMPOTENCY_KEY_HEADER]: key } : { Authorization: authorization };
-          },
-        }),
-        false: httpBatchLink({ url, transformer: superjson, fetch, headers: { Authorization: authorization } }),
+      httpLink({
+        url,
+        transformer: superjson,
+        fetch,
+        headers: ({ op }) => {
+          const key = op.type === "mutation" ? op.context.idempotencyKey : undefined;
+          return typeof key === "string" ? { Authorization: authorization, [IDEMPOTENCY_KEY_HEADER]: key } : { Authorization: authorization };
+        },
       }),
     ],
   });

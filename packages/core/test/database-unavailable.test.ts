@@ -14,6 +14,9 @@ describe("an unavailable database", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("the database system is shutting down"), { code: "57P03" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("connection failure"), { code: "08006" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
+    // node-postgres's own, without a code: a connection lost mid-query (failover, a proxy closing it).
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
   });
 
   it("is not a wrong query, an unknown error, or a provider that cannot be reached", () => {

@@ -14,17 +14,11 @@ export interface JobContext {
 /** The typed face of pg-boss: send jobs of the catalog, work them with validated payloads. */
 export class JobQueue {
   private readonly boss: PgBoss;
-  private working = true;
   /** Handlers of this process running now. */
   private active = 0;
 
   private constructor(boss: PgBoss) {
     this.boss = boss;
-  }
-
-  /** true from start until drain() or stop(): workers fetch jobs. */
-  get running(): boolean {
-    return this.working;
   }
 
   /** Starts pg-boss on the database (creating its own `pgboss` schema) and every catalog queue. */
@@ -127,14 +121,12 @@ export class JobQueue {
    * number of jobs cut off at the deadline.
    */
   async drain(timeoutMs: number): Promise<{ cut: number }> {
-    this.working = false;
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
     return { cut: this.active };
   }
 
   /** Stops like drain(10 s) unless drained already, then closes the connection pool. */
   async stop(): Promise<void> {
-    this.working = false;
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

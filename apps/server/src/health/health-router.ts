@@ -6,7 +6,6 @@ import type { Readiness, ReadinessReport } from "./readiness.ts";
 const FAILED_CHECK_DETAIL: Record<keyof ReadinessReport["checks"], string> = {
   shutdown: "The process is shutting down.",
   database: "The database did not answer.",
-  job_queue: "The job queue is not running.",
 };
 
 /**

@@ -1,6 +1,5 @@
 import { pingDatabase } from "@svc/core";
 import type { Database } from "@svc/db";
-import type { JobQueue } from "@svc/jobs";
 
 /** How long the database may take to answer a probe's `SELECT 1`. */
 const DATABASE_TIMEOUT_MS = 2_000;
@@ -9,21 +8,21 @@ export type CheckResult = "pass" | "fail";
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: { database: CheckResult; job_queue: CheckResult; shutdown: CheckResult };
+  checks: { database: CheckResult; shutdown: CheckResult };
 }
 
 /**
- * Whether this process should get traffic: the database answers, the job queue runs, and
- * the process is not shutting down (which fails readiness at once, before connections close).
+ * Whether this process should get traffic: the database answers, and the process is not
+ * shutting down (which fails readiness at once, before connections close). The database is
+ * asked over a connection of its own: a pool busy with requests must not read as an outage.
  */
 export class Readiness {
   private readonly db: Database;
-  private readonly jobs: JobQueue;
   private shuttingDown = false;
 
-  constructor(db: Database, jobs: JobQueue) {
+  /** `db`: a client of one connection, for the probe only. */
+  constructor(db: Database) {
     this.db = db;
-    this.jobs = jobs;
   }
 
   beginShutdown(): void {
@@ -33,7 +32,6 @@ export class Readiness {
   async check(): Promise<ReadinessReport> {
     const checks = {
       database: (await answersWithin(pingDatabase(this.db), DATABASE_TIMEOUT_MS)) ? "pass" : "fail",
-      job_queue: this.jobs.running ? "pass" : "fail",
       shutdown: this.shuttingDown ? "fail" : "pass",
     } as const;
     return { ready: Object.values(checks).every((result) => result === "pass"), checks };

@@ -32,7 +32,7 @@ describe("GET /healthz and GET /readyz", () => {
 
     const ready = await svc.call("/readyz");
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: "ok", checks: { database: "pass", job_queue: "pass", shutdown: "pass" } });
+    expect(ready.body).toEqual({ status: "ok", checks: { database: "pass", shutdown: "pass" } });
     expect(ready.headers.get("cache-control")).toBe("no-store");
 
     await svc.call("/openapi.yaml");
@@ -55,7 +55,7 @@ describe("GET /healthz and GET /readyz", () => {
         status: 503,
         title: "Service Unavailable",
         detail: "Not ready. The database did not answer.",
-        checks: { database: "fail", job_queue: "pass", shutdown: "pass" },
+        checks: { database: "fail", shutdown: "pass" },
       });
       expect(down.text).not.toContain(svc.databaseUrl);
       // Liveness does not depend on the database.

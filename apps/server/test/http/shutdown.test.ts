@@ -137,3 +137,19 @@ it("finishes the request and the job in flight at SIGTERM, refuses new connectio
   }
 });
 
+
+it("with SVC_SHUTDOWN_DELAY_SECONDS keeps answering while not ready, then closes", { timeout: 60_000 }, async () => {
+  const svc = await startServiceProcess({ DATABASE_URL: await createTestDatabase(), SVC_ROLE: "api", SVC_SHUTDOWN_DELAY_SECONDS: "3" });
+  try {
+    svc.child.kill("SIGTERM");
+    await waitUntil(() => logLines(svc).some((line) => line.msg === "shutdown: not ready, still serving while load balancers catch up"), 10_000, "the delay begun");
+    // A new connection during the delay is still answered: not ready, so the load balancer moves away.
+    const during = await fetch(`${svc.url}/readyz`, { headers: { connection: "close" } });
+    expect(during.status).toBe(503);
+    expect(await during.json()).toMatchObject({ checks: { shutdown: "fail" } });
+    expect(await svc.exited).toBe(0);
+    await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
+  } finally {
+    await svc.stop();
+  }
+});

@@ -6,6 +6,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P203
 const SQLSTATE = /^(08...|53300|57P0[123])$/;
 /** Socket errors of the pg driver (pg-boss) connecting to a server that is down. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
+/** node-postgres's own errors, without a code, for a connection lost mid-query (failover, a proxy closing it) or never made. */
+const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
 
 /**
  * Whether an error means PostgreSQL cannot be used right now (stopped, restarting, connection
@@ -16,6 +18,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
   const { code, meta } = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
   if (typeof code === "string" && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
+  if (error instanceof Error && PG_CONNECTION_MESSAGE.test(error.message)) return true;
   const original = meta?.driverAdapterError?.cause?.originalCode;
   return typeof original === "string" && SQLSTATE.test(original);
 }
