@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { applyMigrations, openEmbeddedPostgres } from "@svc/db";
 import type { TestProject } from "vitest/node";
+import { findLeaks, prepareRunLogsDir } from "./leak-scan.ts";
 import "./provided-context.ts";
 
 export const TEMPLATE_DATABASE = "svc_template";
@@ -26,8 +27,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const postgres = await openEmbeddedPostgres(path.join(dir, "pg"), { database: TEMPLATE_DATABASE });
   await applyMigrations(postgres.url);
   project.provide("templateDatabaseUrl", postgres.url);
+  const runLogs = mkdtempSync(path.join(tmpdir(), "svc-test-run-"));
+  prepareRunLogsDir(runLogs);
+  project.provide("runLogsDir", runLogs);
   return async () => {
     await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
+    // vitest only prints an error of a teardown: the exit code is set here. The folder stays for a look.
+    const leaks = findLeaks(runLogs);
+    if (leaks.length > 0) {
+      process.exitCode = 1;
+      const list = leaks.map((leak) => `  ${leak.file}:${leak.line} holds ${leak.secretStart}`).join("\n");
+      throw new Error(`A secret of the tests was logged (logs in ${runLogs}):\n${list}`);
+    }
+    rmSync(runLogs, { recursive: true, force: true });
   };
 }

@@ -10,4 +10,6 @@ export {
   type WebhookReceiver,
   type WebhookReply,
 } from "./webhook-receiver.ts";
+export { appendRunLog, recordSecrets, recordSecretsIn, recordSecretsOfEnv } from "./run-logs.ts";
+export { findLeaks, prepareRunLogsDir, type Leak } from "./leak-scan.ts";
 export { browserAvailable, launchBrowser, saveScreenshot, CHROMIUM_PATH } from "./browser.ts";

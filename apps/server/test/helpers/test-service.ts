@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTenant as createTenantService, type CreatedTenant, type DeliverySchedule, type ProviderCatalog, type SyncSettings } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
-import { createTestDatabase } from "@svc/testing";
+import { appendRunLog, createTestDatabase, recordSecrets, recordSecretsIn, recordSecretsOfEnv } from "@svc/testing";
 import { EnvSchema, startService } from "../../src/index.ts";
 import { providerEnvironment } from "../../src/env.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -53,7 +53,14 @@ export async function startTestService(
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const dataDir = env.SVC_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "svc-test-data-"));
   const logs: string[] = [];
-  const logger = createLogger("info", { write: (line: string) => void logs.push(line) });
+  // Every line also goes to the run's log folder, scanned for the recorded secrets when the run ends.
+  recordSecretsOfEnv(env);
+  const logger = createLogger("info", {
+    write: (line: string) => {
+      logs.push(line);
+      appendRunLog(line);
+    },
+  });
   const service = await startService(
     // A stop waits at most 10 s for jobs still running (a webhook receiver that never answers).
     EnvSchema.parse({ PORT: "0", SVC_HOST: "127.0.0.1", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, SVC_SHUTDOWN_TIMEOUT_SECONDS: "10", ...env }),
@@ -76,11 +83,17 @@ export async function startTestService(
     dataDir,
     db,
     logs,
-    createTenant: (name) => createTenantService(db, name ?? `tenant-${++tenantCount}`),
+    async createTenant(name) {
+      const tenant = await createTenantService(db, name ?? `tenant-${++tenantCount}`);
+      recordSecrets(tenant.api_key);
+      return tenant;
+    },
     async call(path, options = {}) {
       const method = options.method ?? (options.body === undefined && options.rawBody === undefined ? "GET" : "POST");
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `Bearer ${options.key}`;
+      for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === "authorization") recordSecrets(value.replace(/^Bearer /i, ""));
+      recordSecretsIn(options.body);
       let body: string | undefined = options.rawBody;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
@@ -94,6 +107,7 @@ export async function startTestService(
       } catch {
         parsed = undefined;
       }
+      recordSecretsIn(parsed);
       const result = { status: response.status, headers: response.headers, body: parsed, text };
       contract?.check(method, path, result);
       return result;
