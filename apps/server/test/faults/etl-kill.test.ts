@@ -4,12 +4,11 @@
 // second), retries it, and a new etl process processes the raw object once: the same records
 // as a reference upload processed without a kill, no duplicates, one data.written event.
 // Killing the etl process with deliveries in flight: test/http/webhook-delivery-crash.test.ts.
-import type { ChildProcess } from "node:child_process";
 import type { JobQueue } from "@svc/jobs";
 import { connectSql, createTestDatabase, waitUntil } from "@svc/testing";
 import { expect, it } from "vitest";
-import { exited, startEtlProcess, stopProcesses } from "../helpers/etl-process.ts";
 import { createUser, mintToken } from "../helpers/records.ts";
+import { startServiceProcess, type ServiceProcess } from "../helpers/service-process.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { uploadNdjson } from "../helpers/uploads.ts";
 import { startTestQueue, TEST_ENCRYPTION_KEY } from "../helpers/webhooks.ts";
@@ -64,8 +63,8 @@ it("processes a raw object exactly once after the etl process is killed during i
   const api = await startTestService({ SVC_ROLE: "api", SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, { databaseUrl });
   let jobs: JobQueue | undefined;
   let sql: SqlClient | undefined;
-  const output: string[] = [];
-  const children: ChildProcess[] = [];
+  const etlEnv = { SVC_ROLE: "etl", DATABASE_URL: databaseUrl, SVC_DATA_DIR: api.dataDir, SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+  const etls: ServiceProcess[] = [];
   try {
     jobs = await startTestQueue(api, { superviseIntervalSeconds: 1 });
     sql = await connectSql(databaseUrl);
@@ -73,7 +72,7 @@ it("processes a raw object exactly once after the etl process is killed during i
     const reference = await createUser(api, key);
     const killed = await createUser(api, key);
     const body = largeUpload();
-    children.push(await startEtlProcess(databaseUrl, api.dataDir, output));
+    etls.push(await startServiceProcess(etlEnv));
 
     // The reference: the same body uploaded for another user and processed without a kill.
     const first = await uploadNdjson(api, await mintToken(api, key, reference, ["upload"]), "apple-health", body);
@@ -86,14 +85,14 @@ it("processes a raw object exactly once after the etl process is killed during i
     expect(second.status, second.text).toBe(202);
     const rawObjectId: string = second.body.upload_id;
     await waitUntil(async () => (await etlJobOf(sql!, rawObjectId))?.state === "active", 30_000, "the ETL job active");
-    children[0]!.kill("SIGKILL");
-    await exited(children[0]!);
+    etls[0]!.child.kill("SIGKILL");
+    await etls[0]!.exited;
     // Killed mid-ETL: nothing of its transaction is visible.
     const stuck = await api.db.rawObject.findUniqueOrThrow({ where: { id: rawObjectId } });
     expect(stuck.status, "the ETL ended before the kill: make the upload larger").toBe("pending");
     expect((await samplesOf(api, killed)).total).toBe(0);
 
-    children.push(await startEtlProcess(databaseUrl, api.dataDir, output));
+    etls.push(await startServiceProcess(etlEnv));
     const raw = await waitProcessed(api, rawObjectId, "the upload processed by the new etl process");
     expect((await etlJobOf(sql, rawObjectId))!.retry_count).toBeGreaterThanOrEqual(1);
     expect(raw.summary).toEqual(referenceRaw.summary);
@@ -107,10 +106,10 @@ it("processes a raw object exactly once after the etl process is killed during i
     const records = (event: { data: unknown }) => (event.data as { records: unknown }).records;
     expect(records(ofKilled[0]!)).toEqual(records(events.find((event) => event.userId === reference)!));
   } catch (error) {
-    console.error(output.join(""));
+    for (const etl of etls) console.error(etl.output.join(""));
     throw error;
   } finally {
-    await stopProcesses(children);
+    for (const etl of etls) await etl.stop();
     await sql?.end();
     await jobs?.stop();
     await api.stop();

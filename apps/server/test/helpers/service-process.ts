@@ -1,6 +1,8 @@
-// The service as its own process, as in production: `node apps/server/src/main.ts` with env.
+// The service as its own process, as in production: `node apps/server/src/main.ts` with env,
+// e.g. SVC_ROLE=etl for a worker process that a test can kill with SIGKILL (`child`).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { appendRunLog, recordSecretsOfEnv } from "@svc/testing";
 import { expect } from "vitest";
 
 const MAIN = path.resolve(import.meta.dirname, "../../src/main.ts");
@@ -26,17 +28,26 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const output: string[] = [];
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // Its whole output joins the run's logs, scanned for the tests' secrets when the run ends.
+  recordSecretsOfEnv(env);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      appendRunLog(output.join(""), "process");
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     void exited.then((code) => reject(new Error(`the service exited with ${code}:\n${output.join("")}`)));
     const check = setInterval(() => {
+      // Complete lines only: the last one may still be arriving.
       const started = output
         .join("")
         .split("\n")
+        .slice(0, -1)
         .find((line) => line.includes('"msg":"svc started"'));
       if (!started) return;
       clearInterval(check);
-      resolve(JSON.parse(started).url);
+      resolve((JSON.parse(started) as { url: string }).url);
     }, 50);
     void exited.then(() => clearInterval(check));
   });

@@ -3,7 +3,6 @@
 // the caller's trace, and the trace follows the jobs the call enqueued into the calls they make
 // to providers and webhook receivers. With tracing off the header is ignored. Either way the
 // answer carries no trace header.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,10 +11,10 @@ import { createTenant } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
 import { createTestDatabase, recordSecrets, replies, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServiceProcess, type ServiceProcess } from "../helpers/service-process.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { TEST_ENCRYPTION_KEY } from "../helpers/webhooks.ts";
 
-const MAIN = path.resolve(import.meta.dirname, "../../src/main.ts");
 /** OTLP span kinds. */
 const SERVER = 2;
 const CLIENT = 3;
@@ -81,13 +80,11 @@ describe("tracing on", () => {
   let dataDir: string;
   let collector: WebhookReceiver;
   let hooks: WebhookReceiver;
-  let child: ChildProcess;
-  let url: string;
+  let svc: ServiceProcess;
   let key: string;
-  const output: string[] = [];
 
   const call = (route: string, init: { method?: string; key?: string; body?: unknown; traceparent?: string } = {}) =>
-    fetch(`${url}${route}`, {
+    fetch(`${svc.url}${route}`, {
       method: init.method ?? (init.body === undefined ? "GET" : "POST"),
       headers: {
         ...(init.key && { authorization: `Bearer ${init.key}` }),
@@ -113,45 +110,21 @@ describe("tracing on", () => {
     recordSecrets(tenant.api_key);
     key = tenant.api_key;
 
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: "0",
-        SVC_HOST: "127.0.0.1",
-        DATABASE_URL: databaseUrl,
-        SVC_DATA_DIR: dataDir,
-        SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        SVC_WEBHOOK_ALLOW_PRIVATE: "true",
-        SVC_LOG_LEVEL: "info",
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-        OTEL_BSP_SCHEDULE_DELAY: "100",
-        OTEL_SERVICE_NAME: "svc-tracing-test",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    svc = await startServiceProcess({
+      DATABASE_URL: databaseUrl,
+      SVC_DATA_DIR: dataDir,
+      SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SVC_WEBHOOK_ALLOW_PRIVATE: "true",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      OTEL_SERVICE_NAME: "svc-tracing-test",
     });
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-    url = await new Promise<string>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the server exited with ${code}:\n${output.join("")}`));
-      child.once("exit", onExit);
-      const check = setInterval(() => {
-        const started = output.join("").split("\n").slice(0, -1).find((line) => line.includes('"msg":"svc started"'));
-        if (!started) return;
-        clearInterval(check);
-        child.off("exit", onExit);
-        resolve((JSON.parse(started) as { url: string }).url);
-      }, 50);
-    });
-    expect(output.join("")).toContain("tracing on");
+    expect(svc.output.join("")).toContain("tracing on");
   }, 60_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await svc?.stop();
     await collector?.close();
     await hooks?.close();
     await db?.$disconnect();
@@ -198,7 +171,7 @@ describe("tracing on", () => {
     const caller = callerContext();
     // The body comes in two parts, the second later: the body parser continues from a stream
     // event of its own, which must still run in the request's span.
-    const answer = await fetch(`${url}/v1/webhooks/${id}/test`, {
+    const answer = await fetch(`${svc.url}/v1/webhooks/${id}/test`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", traceparent: caller.traceparent },
       body: slowBody(['{"event_type":', '"webhook.test"}']),
@@ -227,7 +200,7 @@ describe("tracing on", () => {
     expect(started.status).toBe(200);
     const authorizeUrl = new URL(((await started.json()) as { authorize_url: string }).authorize_url);
     // The consent page's form, as the person's browser posts it after "Allow".
-    const consent = await fetch(`${url}/demo/oauth/authorize`, {
+    const consent = await fetch(`${svc.url}/demo/oauth/authorize`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams([...authorizeUrl.searchParams, ["decision", "allow"]]),

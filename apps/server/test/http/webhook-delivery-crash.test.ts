@@ -3,7 +3,6 @@
 // The killed attempts come back through pg-boss: their jobs stop sending heartbeats, the
 // supervisor (here the test's own queue, checking every second) fails them, and they are
 // retried as jobs whose delivery is still `running`, which the claim takes again.
-import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +10,8 @@ import { createTenant } from "@svc/core";
 import { createDatabase } from "@svc/db";
 import { createTestDatabase, replies, startWebhookReceiver, waitUntil } from "@svc/testing";
 import { expect, it } from "vitest";
-import { exited, startEtlProcess, stopProcesses } from "../helpers/etl-process.ts";
-import { deliveriesOf, emit, insertEndpoint, startTestQueue, testEvent } from "../helpers/webhooks.ts";
+import { startServiceProcess, type ServiceProcess } from "../helpers/service-process.ts";
+import { TEST_ENCRYPTION_KEY, deliveriesOf, emit, insertEndpoint, startTestQueue, testEvent } from "../helpers/webhooks.ts";
 
 const EVENTS = 20;
 /** localConcurrency of webhook-deliver in the job catalog: requests one etl process holds open at once. */
@@ -26,19 +25,19 @@ it("delivers every event at least once after the etl process is killed with deli
   // Holds every request open until the first process is gone, then accepts.
   const target = await startWebhookReceiver(replies.hold());
   const accepted = new Set<string>();
-  const output: string[] = [];
-  const children: ChildProcess[] = [];
+  const etlEnv = { SVC_ROLE: "etl", DATABASE_URL: databaseUrl, SVC_DATA_DIR: dataDir, SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SVC_WEBHOOK_ALLOW_PRIVATE: "true" };
+  const etls: ServiceProcess[] = [];
   try {
     const { tenant_id: tenantId } = await createTenant(db, "crash");
     const endpoint = await insertEndpoint({ db }, tenantId, target.url);
 
-    children.push(await startEtlProcess(databaseUrl, dataDir, output));
+    etls.push(await startServiceProcess(etlEnv));
     const eventIds: string[] = [];
     for (let i = 0; i < EVENTS; i++) eventIds.push((await emit({ db }, jobs, testEvent(tenantId))).eventId);
     await target.waitFor((requests) => requests.length >= IN_FLIGHT, 15_000);
 
-    children[0]!.kill("SIGKILL");
-    await exited(children[0]!);
+    etls[0]!.child.kill("SIGKILL");
+    await etls[0]!.exited;
     const heldIds = new Set(target.requests.map((request) => String(request.headers["webhook-id"])));
     expect(heldIds.size).toBe(IN_FLIGHT);
     const stuck = await deliveriesOf({ db }, endpoint.id);
@@ -49,7 +48,7 @@ it("delivers every event at least once after the etl process is killed with deli
       response.writeHead(200).end();
     };
     const killedAt = performance.now();
-    children.push(await startEtlProcess(databaseUrl, dataDir, output));
+    etls.push(await startServiceProcess(etlEnv));
     await waitUntil(() => eventIds.every((id) => accepted.has(id)), 60_000, "every event accepted");
     console.log(`crash test: every event delivered ${((performance.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
 
@@ -60,10 +59,10 @@ it("delivers every event at least once after the etl process is killed with deli
     expect(rows).toHaveLength(EVENTS);
     expect(rows.every((row) => row.status === "done" && row.attemptsMade === 1)).toBe(true);
   } catch (error) {
-    console.error(output.join(""));
+    for (const etl of etls) console.error(etl.output.join(""));
     throw error;
   } finally {
-    await stopProcesses(children);
+    for (const etl of etls) await etl.stop();
     await target.close();
     await jobs.stop();
     await db.$disconnect();
