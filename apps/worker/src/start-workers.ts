@@ -1,4 +1,5 @@
 import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
+import { registerEtlSweep } from "./handlers/etl-sweep.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerConsentRevoke } from "./handlers/consent-revoke.ts";
@@ -12,6 +13,7 @@ import type { WorkerDeps } from "./worker-deps.ts";
 export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerUserDelete(deps);
   await registerEtlRawObject(deps);
+  await registerEtlSweep(deps);
   await registerWebhookDeliver(deps);
   await registerWebhookCleanup(deps);
   await registerProviderErase(deps);

@@ -79,6 +79,7 @@ export * from "./services/admin-tenants.ts";
 export * from "./services/sample-types.ts";
 export * from "./services/first-run-setup.ts";
 export * from "./services/reseal-secrets.ts";
+export * from "./services/etl-sweep.ts";
 export { exchangeCode, refreshTokens, revokeGrant, clientIdOf, type CodeExchange } from "./oauth/token-client.ts";
 export { sealTokens, openTokens } from "./oauth/sealed-tokens.ts";
 export { grantClient } from "./oauth/grant-client.ts";

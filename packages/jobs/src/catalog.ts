@@ -42,6 +42,12 @@ export const JOB_CATALOG = {
     work: { localConcurrency: 8, notifyPollingIntervalSeconds: 1 },
   },
   // Deletes deliveries finished more than 30 days ago; scheduled hourly.
+  // Every 10 minutes: raw objects still pending with no ETL job left to run them (a job cut at
+  // shutdown on its last attempt, a give-up that could not reach the database) get a new job.
+  "etl-sweep": {
+    payload: z.object({}),
+    options: { retryLimit: 1, retryDelay: 60 },
+  },
   "webhook-cleanup": {
     payload: z.object({}),
     options: { retryLimit: 2, retryDelay: 60 },

@@ -82,3 +82,21 @@ export async function erasureRunning(db: DbClient, userId: string, provider: str
   });
   return job !== null;
 }
+
+/**
+ * Raw objects pending since before `receivedBefore` that no ETL job waits for or runs: no
+ * job of pg-boss's `etl-raw-object` queue names them in state created, retry or active. Reads
+ * pg-boss's own job table (its `data` is the catalog's payload), as its findJobs does.
+ */
+export async function findPendingRawObjectsWithoutJob(db: DbClient, receivedBefore: Date, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT r.id::text AS id
+    FROM raw_objects r
+    WHERE r.status = 'pending' AND r.received_at < ${receivedBefore}
+      AND NOT EXISTS (
+        SELECT 1 FROM pgboss.job j
+        WHERE j.name = 'etl-raw-object' AND j.data->>'raw_object_id' = r.id::text AND j.state IN ('created', 'retry', 'active'))
+    ORDER BY r.received_at
+    LIMIT ${limit}`;
+  return rows.map((row) => row.id);
+}
