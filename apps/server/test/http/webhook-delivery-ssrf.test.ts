@@ -1,5 +1,5 @@
 // The delivery worker of a service without SVC_WEBHOOK_ALLOW_PRIVATE: an endpoint that
-// reaches a loopback address (by IP, by a DNS name, as IPv4-mapped IPv6) fails every attempt
+// reaches a loopback address (by IP in any spelling, by a DNS name, as IPv4-mapped IPv6) fails every attempt
 // with "address not allowed", and the receiver never sees a request.
 import { ADDRESS_NOT_ALLOWED, type DeliverySchedule } from "@svc/core";
 import type { JobQueue } from "@svc/jobs";
@@ -33,20 +33,26 @@ afterAll(async () => {
 });
 
 describe("without SVC_WEBHOOK_ALLOW_PRIVATE", () => {
-  it("refuses loopback by IP, by DNS name and as IPv4-mapped IPv6, after connecting and before sending", async () => {
+  it("refuses loopback by IP in any spelling, by DNS name and as IPv4-mapped IPv6, after connecting and before sending", async () => {
     const tenantId = (await svc.createTenant()).tenant_id;
     const urls = [
       `https://127.0.0.1:${target.port}/hook`,
       `https://localhost:${target.port}/hook`,
       `https://[::ffff:127.0.0.1]:${target.port}/hook`,
       `http://127.0.0.1:${target.port}/hook`,
+      // Written straight into the database, as if the rules at creation had been passed: every spelling of loopback.
+      `https://2130706433:${target.port}/hook`,
+      `https://0177.0.0.1:${target.port}/hook`,
+      `https://0x7f.0.0.1:${target.port}/hook`,
+      `https://127.1:${target.port}/hook`,
+      `https://[::1]:${target.port}/hook`,
     ];
     const endpoints = await Promise.all(urls.map((url) => insertEndpoint(svc, tenantId, url)));
     await emit(svc, jobs, testEvent(tenantId));
 
     for (const [index, endpoint] of endpoints.entries()) {
       let rows = await deliveriesOf(svc, endpoint.id);
-      await waitUntil(async () => (rows = await deliveriesOf(svc, endpoint.id)).every((row) => row.status === "parked"), 20_000, urls[index]);
+      await waitUntil(async () => (rows = await deliveriesOf(svc, endpoint.id)).every((row) => row.status === "parked"), 30_000, urls[index]);
       expect(rows, urls[index]).toHaveLength(1);
       expect(rows[0], urls[index]).toMatchObject({ attempts: 8, lastStatusCode: null, lastError: ADDRESS_NOT_ALLOWED });
       const history = await attemptsOf(svc, rows[0]!.id);

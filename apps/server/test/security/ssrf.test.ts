@@ -2,23 +2,11 @@
 // webhook endpoint URL (connect redirect_uri values only redirect the user's browser; their
 // rules are in connections.test.ts and connect-pages.test.ts). Creation and change refuse
 // private, loopback and link-local targets in every spelling; the delivery worker refuses them
-// again after resolving (an endpoint written before a rule, or a name whose address changed),
-// and the receiver never sees a request. Redirects are not followed: webhook-delivery.test.ts.
-import { ADDRESS_NOT_ALLOWED, type DeliverySchedule } from "@svc/core";
-import type { JobQueue } from "@svc/jobs";
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@svc/testing";
+// again after resolving, in every spelling too (webhook-delivery-ssrf.test.ts), and the receiver
+// never sees a request. Redirects are not followed: webhook-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { TEST_ENCRYPTION_KEY, attemptsOf, deliveriesOf, emit, insertEndpoint, startTestQueue, testEvent } from "../helpers/webhooks.ts";
-
-const schedule: DeliverySchedule = {
-  retryDelaysMs: [0, 0, 0, 0, 0, 0, 0],
-  timeoutMs: 2_000,
-  disableAfterMs: 60 * 60_000,
-  keepFinishedMs: 24 * 60 * 60_000,
-  historyKept: 20,
-  waitingReplaysMax: 10,
-};
+import { TEST_ENCRYPTION_KEY } from "../helpers/webhooks.ts";
 
 /** Private, loopback, link-local and other non-public targets, in the spellings URL parsers accept. */
 const REFUSED_URLS = [
@@ -58,7 +46,7 @@ let key: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  svc = await startTestService({ SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, { webhookSchedule: schedule });
+  svc = await startTestService({ SVC_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
   const tenant = await svc.createTenant();
   key = tenant.api_key;
   tenantId = tenant.tenant_id;
@@ -86,39 +74,3 @@ describe("webhook URLs at creation and change", () => {
   });
 });
 
-describe("the delivery worker", () => {
-  let jobs: JobQueue;
-  let target: WebhookReceiver;
-  beforeAll(async () => {
-    jobs = await startTestQueue(svc);
-    target = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await target?.close();
-    await jobs?.stop();
-  });
-
-  it("refuses loopback reached by decimal, octal, hex and short forms, and IPv6 ::1, before sending a byte (names resolving to loopback: webhook-delivery-ssrf.test.ts)", async () => {
-    const other = (await svc.createTenant()).tenant_id;
-    const port = target.port;
-    // Written straight into the database, as if the rules at creation had been passed (an old row, a changed DNS answer).
-    const urls = [
-      `https://2130706433:${port}/hook`,
-      `https://0177.0.0.1:${port}/hook`,
-      `https://0x7f.0.0.1:${port}/hook`,
-      `https://127.1:${port}/hook`,
-      `https://[::1]:${port}/hook`,
-    ];
-    const endpoints = await Promise.all(urls.map((url) => insertEndpoint(svc, other, url)));
-    await emit(svc, jobs, testEvent(other));
-
-    for (const [index, endpoint] of endpoints.entries()) {
-      let rows = await deliveriesOf(svc, endpoint.id);
-      await waitUntil(async () => (rows = await deliveriesOf(svc, endpoint.id)).every((row) => row.status === "parked"), 30_000, urls[index]);
-      expect(rows, urls[index]).toHaveLength(1);
-      expect(rows[0], urls[index]).toMatchObject({ attempts: 8, lastStatusCode: null, lastError: ADDRESS_NOT_ALLOWED });
-      for (const attempt of await attemptsOf(svc, rows[0]!.id)) expect(attempt, urls[index]).toMatchObject({ statusCode: null, error: ADDRESS_NOT_ALLOWED });
-    }
-    expect(target.requests).toHaveLength(0);
-  });
-});
