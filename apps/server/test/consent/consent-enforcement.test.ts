@@ -2,6 +2,7 @@ import { DAILY_TOTAL_TYPES, categoryOfCategoryType, categoryOfQuantityType, empt
 import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, mintToken, writeDaily, writeNutrition } from "../helpers/records.ts";
+import { providerRecordCounts } from "../helpers/provider-record-counts.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { uploadAndProcess, uploadNdjson, waitForDeletionJob } from "../helpers/uploads.ts";
 
@@ -17,30 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-const TABLES = [
-  "raw_objects",
-  "quantity_samples",
-  "quantity_sample_streams",
-  "category_samples",
-  "sleep_sessions",
-  "workouts",
-  "nutrition_logs",
-  "daily_summaries",
-  "heartbeat_series",
-  "ecg_recordings",
-  "rejected_records",
-  "provider_tombstones",
-] as const;
-
-async function counts(user: string, provider: string): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const table of TABLES) {
-    const [row] = await svc.db.$queryRaw<Array<{ n: bigint }>>`
-      SELECT count(*) AS n FROM ${Prisma.raw(table)} WHERE user_id = ${user}::uuid AND provider = ${provider}`;
-    result[table] = Number(row!.n);
-  }
-  return result;
-}
+const counts = (user: string, provider: string) => providerRecordCounts(svc, user, provider);
 
 /** Stored sample types of the user and provider: quantity and category, with their streams. */
 async function typesOf(user: string, provider: string) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { setTenantProviderSwitch } from "@svc/core";
 import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerRecordCounts, PROVIDER_RECORD_TABLES } from "../helpers/provider-record-counts.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { createUser, mintToken, writeNutrition } from "../helpers/records.ts";
 import { uploadAndProcess, uploadNdjson, waitForDeletionJob } from "../helpers/uploads.ts";
@@ -19,31 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-/** Every table holding records of a user and provider (parts counted through their parents' table). */
-const TABLES = [
-  "raw_objects",
-  "quantity_samples",
-  "quantity_sample_streams",
-  "category_samples",
-  "sleep_sessions",
-  "workouts",
-  "nutrition_logs",
-  "daily_summaries",
-  "heartbeat_series",
-  "ecg_recordings",
-  "rejected_records",
-  "provider_tombstones",
-];
-
-async function counts(user: string, provider: string): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const table of TABLES) {
-    const [row] = await svc.db.$queryRaw<Array<{ n: bigint }>>`
-      SELECT count(*) AS n FROM ${Prisma.raw(table)} WHERE user_id = ${user}::uuid AND provider = ${provider}`;
-    result[table] = Number(row!.n);
-  }
-  return result;
-}
+const counts = (user: string, provider: string) => providerRecordCounts(svc, user, provider);
 
 /** Rows of the parts (cascaded from their parents) of a user. */
 async function partCounts(user: string) {
@@ -87,7 +64,7 @@ describe("DELETE /v1/users/{id}/data/{provider}", () => {
     await writeNutrition(svc, user, "apple_health", [meal]);
 
     const before = await counts(user, "apple_health");
-    for (const table of TABLES) expect(before[table], table).toBeGreaterThan(0);
+    for (const table of PROVIDER_RECORD_TABLES) expect(before[table], table).toBeGreaterThan(0);
     const partsBefore = await partCounts(user);
     for (const [part, n] of Object.entries(partsBefore)) expect(n, part).toBeGreaterThan(0);
     const keptOther = await counts(other, "apple_health");
