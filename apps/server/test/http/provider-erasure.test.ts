@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTenantProviderSwitch } from "@svc/core";
-import { Prisma } from "@svc/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerRecordCounts, PROVIDER_RECORD_TABLES } from "../helpers/provider-record-counts.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
