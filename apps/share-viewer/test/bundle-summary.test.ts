@@ -20,7 +20,8 @@ const sleep: Observation = {
   code: { coding: [{ system: "http://loinc.org", code: "93832-4" }, { system: `${base}/record-type`, code: "sleep_session" }], text: "Sleep" },
   effectivePeriod: { start: "2026-02-28T22:00:00Z", end: "2026-03-01T06:00:00Z" },
   valueQuantity: { value: 420, code: "min" },
-  component: [figure("deep_seconds", 90, "min"), figure("rem_seconds", 100, "min")],
+  // Durations in seconds as svc writes them; a share made before gave minutes (REM here).
+  component: [figure("deep_seconds", 5400, "s"), figure("rem_seconds", 100, "min")],
 };
 const bp: Observation = {
   resourceType: "Observation",

@@ -97,6 +97,10 @@ async function userWithEveryKind(): Promise<string> {
       bedtime_end: at("2026-03-01T06:00:00Z"),
       total_sleep_seconds: 25_200,
       deep_seconds: 5400,
+      light_seconds: 14_400,
+      rem_seconds: 5400,
+      awake_seconds: 2314,
+      latency_seconds: 600,
       efficiency: 0.875,
       source: "oura",
       device: "Oura Ring 4",
@@ -116,7 +120,7 @@ async function userWithEveryKind(): Promise<string> {
       on_body: true,
     },
   ]);
-  await writeDaily(svc, user, "garmin", [{ date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, source: "garmin" }]);
+  await writeDaily(svc, user, "garmin", [{ date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, active_seconds: 3600, source: "garmin" }]);
   await writeEcg(svc, user, "apple_health", [
     {
       start_date: at("2026-03-01T12:00:00Z"),
@@ -131,7 +135,15 @@ async function userWithEveryKind(): Promise<string> {
     },
   ]);
   await writeNutrition(svc, user, "cronometer", [
-    { start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", name: "Pasta", energy_kcal: 640, protein_grams: 22, source: "cronometer" },
+    {
+      start_date: at("2026-03-01T12:30:00Z"),
+      meal_type: "lunch",
+      name: "Pasta",
+      energy_kcal: 640,
+      protein_grams: 22,
+      nutrients: { caffeine: { value: 95, unit: "mg" }, vitamin_d: { value: 400, unit: "IU" }, folate: { value: 80, unit: "micrograms" }, salt: { value: 1, unit: "pinch" } },
+      source: "cronometer",
+    },
   ]);
   return user;
 }
@@ -224,7 +236,7 @@ describe("GET /v1/users/{id}/fhir/Observation", () => {
 
     const daily = everything.find((o) => o.id.startsWith("daily-"))!;
     expect(daily.effectiveDateTime).toBe("2026-03-01");
-    expect(daily.component.map((c: any) => [c.code.text, c.valueQuantity.value])).toEqual([["steps", 11_000], ["resting_heart_rate", 52]]);
+    expect(daily.component.map((c: any) => [c.code.text, c.valueQuantity.value])).toEqual([["steps", 11_000], ["active_seconds", 3600], ["resting_heart_rate", 52]]);
 
     const ecg = everything.find((o) => o.id.startsWith("ecg-"))!;
     expect(ecg.code.coding[0].code).toBe("11524-6");
@@ -239,6 +251,39 @@ describe("GET /v1/users/{id}/fhir/Observation", () => {
     const meal = everything.find((o) => o.id.startsWith("nutrition-"))!;
     expect(meal.code.text).toBe("Pasta");
     expect(meal.component).toContainEqual(expect.objectContaining({ valueQuantity: expect.objectContaining({ value: 640, code: "kcal" }) }));
+  });
+
+  it("gives every quantity a UCUM unit, and durations coded *_seconds in seconds (LOINC for the sleep stages)", () => {
+    const sleep = everything.find((o) => o.id.startsWith("sleep-"))!;
+    const component = (o: Observation, text: string) => o.component.find((c: any) => c.code.text === text);
+    const seconds = { unit: "s", system: "http://unitsofmeasure.org", code: "s" };
+    expect(component(sleep, "awake_seconds").valueQuantity).toEqual({ value: 2314, ...seconds });
+    expect(component(sleep, "latency_seconds").valueQuantity).toEqual({ value: 600, ...seconds });
+    for (const [stage, loinc, value] of [["light_seconds", "93830-8", 14_400], ["deep_seconds", "93831-6", 5400], ["rem_seconds", "93829-0", 5400]] as const) {
+      expect(component(sleep, stage)).toMatchObject({ code: { coding: [{ system: "http://loinc.org", code: loinc }, { code: stage }] }, valueQuantity: { value, ...seconds } });
+    }
+    const daily = everything.find((o) => o.id.startsWith("daily-"))!;
+    expect(component(daily, "active_seconds").valueQuantity).toEqual({ value: 3600, ...seconds });
+
+    const meal = everything.find((o) => o.id.startsWith("nutrition-"))!;
+    expect(component(meal, "caffeine").valueQuantity).toEqual({ value: 95, unit: "mg", system: "http://unitsofmeasure.org", code: "mg" });
+    expect(component(meal, "vitamin_d").valueQuantity).toEqual({ value: 400, unit: "IU", system: "http://unitsofmeasure.org", code: "[IU]" });
+    expect(component(meal, "folate").valueQuantity).toEqual({ value: 80, unit: "micrograms", system: "http://unitsofmeasure.org", code: "ug" });
+    // A unit outside UCUM stays text only: no code is better than a wrong one.
+    expect(component(meal, "salt").valueQuantity).toEqual({ value: 1, unit: "pinch" });
+
+    // A figure named by its unit carries that unit, on every Observation of every kind.
+    const UNIT_OF_SUFFIX: Record<string, string> = { seconds: "s", minutes: "min", meters: "m", kcal: "kcal", grams: "g", milligrams: "mg", milliliters: "mL" };
+    for (const observation of everything) {
+      for (const c of observation.component ?? []) {
+        const suffix = /_([a-z]+)$/.exec(c.code.text ?? "")?.[1];
+        if (!c.valueQuantity || !suffix || !(suffix in UNIT_OF_SUFFIX)) continue;
+        expect({ figure: c.code.text, code: c.valueQuantity.code }).toEqual({ figure: c.code.text, code: UNIT_OF_SUFFIX[suffix] });
+      }
+      for (const quantity of [observation.valueQuantity, ...(observation.component ?? []).map((c: any) => c.valueQuantity)]) {
+        if (quantity && quantity.unit !== "pinch") expect(quantity).toMatchObject({ system: "http://unitsofmeasure.org", code: expect.any(String) });
+      }
+    }
   });
 
   it("codes vital signs as the HL7 examples do", () => {

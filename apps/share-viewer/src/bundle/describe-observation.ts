@@ -1,6 +1,6 @@
 import type { Observation } from "fhir/r4.js";
 import { formatMinutes, formatNumber, unitLabel } from "../format.ts";
-import { componentText, componentValue, valueOf, type ObservationKind } from "./observation-codes.ts";
+import { componentMinutes, componentText, componentValue, valueOf, type ObservationKind } from "./observation-codes.ts";
 
 const join = (parts: Array<string | null>) => parts.filter((part): part is string => part !== null && part !== "").join(" · ");
 const withUnit = (value: number | null, unit: string, digits = 1) => (value === null ? null : `${formatNumber(value, digits)} ${unit}`.trim());
@@ -20,7 +20,7 @@ function bloodPressure(observation: Observation): string {
 function sleep(observation: Observation): string {
   const asleep = valueOf(observation);
   const phase = (name: string, label: string) => {
-    const minutes = componentValue(observation, name);
+    const minutes = componentMinutes(observation, name);
     return minutes === null ? null : `${label} ${formatMinutes(minutes)}`;
   };
   const efficiency = componentValue(observation, "efficiency");
@@ -47,8 +47,8 @@ function workout(observation: Observation): string {
 }
 
 function daily(observation: Observation): string {
-  const active = componentValue(observation, "active_seconds");
-  const sleepMinutes = componentValue(observation, "sleep_seconds");
+  const active = componentMinutes(observation, "active_seconds");
+  const sleepMinutes = componentMinutes(observation, "sleep_seconds");
   return join([
     withUnit(componentValue(observation, "steps"), "steps", 0),
     withUnit(componentValue(observation, "distance_meters") === null ? null : componentValue(observation, "distance_meters")! / 1000, "km", 2),

@@ -41,6 +41,22 @@ export function componentValue(observation: Observation, name: string): number |
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
+/** Minutes in one unit of the UCUM time units a duration figure is given in. */
+const MINUTES_PER_UNIT: Readonly<Record<string, number>> = { s: 1 / 60, min: 1, h: 60 };
+
+/**
+ * A duration component (`deep_seconds`, `active_seconds`...) in minutes, read by its UCUM
+ * code: svc gives these figures in seconds (`s`); shares made before gave minutes (`min`).
+ * Null without a value or with a unit that is not a time.
+ */
+export function componentMinutes(observation: Observation, name: string): number | null {
+  const quantity = componentOf(observation, name)?.valueQuantity;
+  const code = quantity?.code ?? "";
+  const perUnit = Object.hasOwn(MINUTES_PER_UNIT, code) ? MINUTES_PER_UNIT[code] : undefined;
+  const value = quantity?.value;
+  return perUnit !== undefined && typeof value === "number" && Number.isFinite(value) ? value * perUnit : null;
+}
+
 /** The text of a component's valueCodeableConcept (a workout's activity, a meal type). */
 export function componentText(observation: Observation, name: string): string | null {
   const concept = componentOf(observation, name)?.valueCodeableConcept;

@@ -199,13 +199,24 @@ export function toStorageUnit(
   return { value: dropFloatNoise(result.toVal), ...stored };
 }
 
+/**
+ * The UCUM code of a unit as written (a spelling above, or valid UCUM itself), for values
+ * of no quantity type such as a meal's other nutrients (`mg`, `IU`, `micrograms`);
+ * undefined when it is neither.
+ */
+export function ucumCodeOf(unit: string): string | undefined {
+  const code = spelledCode(unit.trim());
+  return isSafeForUcum(code) && utils.validateUnitString(code).status === "valid" ? code : undefined;
+}
+
+// The UCUM code of a common spelling, or the spelling itself.
+function spelledCode(unit: string): string {
+  return own(SYMBOL_ALIASES, unit) ?? own(WORD_ALIASES, unit.toLowerCase()) ?? (HEALTHKIT_MOLAR.test(unit) ? "mmol/L" : unit);
+}
+
 // The UCUM code for a spelling, or undefined when it is neither an alias nor valid UCUM.
 function toUcumCode(type: QuantityType, unit: string): string | undefined {
-  let code =
-    own(TYPE_ALIASES[type.name] ?? {}, unit) ??
-    own(SYMBOL_ALIASES, unit) ??
-    own(WORD_ALIASES, unit.toLowerCase()) ??
-    (HEALTHKIT_MOLAR.test(unit) ? "mmol/L" : unit);
+  let code = own(TYPE_ALIASES[type.name] ?? {}, unit) ?? spelledCode(unit);
   if (type.ucum_unit === "K") {
     // A temperature difference: UCUM reads Cel and [degF] as points on a scale (with an
     // offset), so take them as the steps of the same size, K and [degR].

@@ -5,6 +5,8 @@ export const OBSERVATION_CATEGORY = "http://terminology.hl7.org/CodeSystem/obser
 export const DATA_ABSENT_REASON = "http://terminology.hl7.org/CodeSystem/data-absent-reason";
 /** ISO/IEEE 11073 (MDC) codes, as the HL7 SampledData example codes an ECG lead. */
 export const MDC = "urn:oid:2.16.840.1.113883.6.24";
+/** LOINC's sleep durations (awake time and sleep latency have no LOINC code of their own). */
+export const LOINC_SLEEP = { duration: "93832-4", light: "93830-8", deep: "93831-6", rem: "93829-0" } as const;
 export const VITAL_SIGNS_PROFILE = "http://hl7.org/fhir/StructureDefinition/vitalsigns";
 
 /**

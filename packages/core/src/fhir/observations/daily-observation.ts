@@ -1,6 +1,7 @@
 import type { Observation } from "fhir/r4.js";
 import type { DailySummaryDto } from "../../services/daily-summaries.ts";
-import { figureComponent, minutesOf, observationBase, type ObservationContext, withComponents } from "./observation-parts.ts";
+import { LOINC_SLEEP } from "../fhir-systems.ts";
+import { figureComponent, observationBase, secondsComponent, type ObservationContext, withComponents } from "./observation-parts.ts";
 
 /** `daily-{id}`: a provider's figures of one local day (effectiveDateTime is the date), one component each. */
 export function dailyObservation(ctx: ObservationContext, summary: DailySummaryDto): Observation {
@@ -17,11 +18,11 @@ export function dailyObservation(ctx: ObservationContext, summary: DailySummaryD
       ...figureComponent(systems, { field: "active_energy_kcal", value: summary.active_energy_kcal, ucum: "kcal", quantityType: "active_energy_burned" }),
       ...figureComponent(systems, { field: "total_energy_kcal", value: summary.total_energy_kcal, ucum: "kcal", quantityType: "total_energy_burned" }),
       ...figureComponent(systems, { field: "floors_climbed", value: summary.floors_climbed, ucum: "{flights}", quantityType: "flights_climbed" }),
-      ...figureComponent(systems, { field: "active_seconds", value: minutesOf(summary.active_seconds), ucum: "min" }),
+      ...secondsComponent(systems, { field: "active_seconds", value: summary.active_seconds }),
       ...figureComponent(systems, { field: "resting_heart_rate", value: summary.resting_heart_rate, ucum: "/min", quantityType: "resting_heart_rate" }),
       ...figureComponent(systems, { field: "average_heart_rate", value: summary.average_heart_rate, ucum: "/min" }),
       ...figureComponent(systems, { field: "hrv_rmssd", value: summary.hrv_rmssd, ucum: "ms", quantityType: "hrv_rmssd" }),
-      ...figureComponent(systems, { field: "sleep_seconds", value: minutesOf(summary.sleep_seconds), ucum: "min" }),
+      ...secondsComponent(systems, { field: "sleep_seconds", value: summary.sleep_seconds, loinc: LOINC_SLEEP.duration }),
       ...figureComponent(systems, { field: "score", value: summary.score, ucum: "{score}" }),
     ]),
   };

@@ -1,13 +1,18 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
+import { ucumCodeOf } from "../../catalog/index.ts";
 import type { NutritionLogDto } from "../../services/nutrition.ts";
 import { codeOrNull, effectiveOf, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
 
-/** Nutrients outside the named columns, coded `nutrients.{name}` with the unit as sent. */
+/**
+ * Nutrients outside the named columns, coded `nutrients.{name}`: the unit as sent, with its
+ * UCUM code when it has one (`mg`, `IU` as `[IU]`); a unit outside UCUM stays text only.
+ */
 function otherNutrients(ctx: ObservationContext, log: NutritionLogDto): ObservationComponent[] {
   return Object.entries(log.nutrients).flatMap(([name, amount]) => {
     const code = codeOrNull(name);
     if (!code) return [];
-    return [{ code: { coding: [{ system: ctx.systems.figure, code: `nutrients.${code}` }], text: code }, valueQuantity: quantityOf(amount.value, undefined, amount.unit) }];
+    const valueQuantity = quantityOf(amount.value, ucumCodeOf(amount.unit), amount.unit);
+    return [{ code: { coding: [{ system: ctx.systems.figure, code: `nutrients.${code}` }], text: code }, valueQuantity }];
   });
 }
 

@@ -62,17 +62,29 @@ export function quantityTypeCodings(systems: FhirSystems, type: string): Coding[
  */
 export function figureComponent(
   systems: FhirSystems,
-  figure: { field: string; value: number | null; ucum: string; quantityType?: string },
+  figure: { field: string; value: number | null; ucum: string; quantityType?: string; loinc?: string },
 ): ObservationComponent[] {
   if (figure.value === null) return [];
   const codings = [
+    ...(figure.loinc ? [{ system: LOINC, code: figure.loinc }] : []),
     ...(figure.quantityType ? quantityTypeCodings(systems, figure.quantityType) : []),
     { system: systems.figure, code: figure.field },
   ];
   return [{ code: { coding: codings, text: figure.field }, valueQuantity: quantityOf(figure.value, figure.ucum) }];
 }
 
-/** Seconds as minutes, the unit Observations give durations in. */
+/**
+ * A duration figure named `*_seconds` as in the REST answer: its value stays in seconds
+ * (UCUM `s`), so the code a consumer reads and the unit agree.
+ */
+export function secondsComponent(
+  systems: FhirSystems,
+  figure: { field: `${string}_seconds`; value: number | null; loinc?: string },
+): ObservationComponent[] {
+  return figureComponent(systems, { ...figure, ucum: "s" });
+}
+
+/** Seconds as minutes, the unit Observations give their own duration values in. */
 export const minutesOf = (seconds: number | null): number | null => (seconds === null ? null : seconds / 60);
 
 /**

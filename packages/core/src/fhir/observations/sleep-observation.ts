@@ -1,7 +1,16 @@
 import type { Observation } from "fhir/r4.js";
 import type { SleepSessionDto } from "../../services/sleep-sessions.ts";
-import { LOINC } from "../fhir-systems.ts";
-import { figureComponent, minutesOf, observationBase, quantityOf, UNKNOWN_VALUE, type ObservationContext, withComponents } from "./observation-parts.ts";
+import { LOINC, LOINC_SLEEP } from "../fhir-systems.ts";
+import {
+  figureComponent,
+  minutesOf,
+  observationBase,
+  quantityOf,
+  secondsComponent,
+  UNKNOWN_VALUE,
+  type ObservationContext,
+  withComponents,
+} from "./observation-parts.ts";
 
 /** `sleep-{id}`: a sleep session or nap over its bedtime, valued as time asleep in minutes. */
 export function sleepObservation(ctx: ObservationContext, session: SleepSessionDto): Observation {
@@ -11,7 +20,7 @@ export function sleepObservation(ctx: ObservationContext, session: SleepSessionD
     ...observationBase(ctx, `sleep-${session.id}`, session, {
       code: {
         coding: [
-          { system: LOINC, code: "93832-4", display: "Sleep duration" },
+          { system: LOINC, code: LOINC_SLEEP.duration, display: "Sleep duration" },
           { system: systems.recordType, code: "sleep_session" },
         ],
         text: session.kind === "nap" ? "Nap" : "Sleep",
@@ -21,11 +30,11 @@ export function sleepObservation(ctx: ObservationContext, session: SleepSessionD
     }),
     ...(asleep === null ? { dataAbsentReason: UNKNOWN_VALUE } : { valueQuantity: quantityOf(asleep, "min") }),
     ...withComponents([
-      ...figureComponent(systems, { field: "awake_seconds", value: minutesOf(session.awake_seconds), ucum: "min" }),
-      ...figureComponent(systems, { field: "light_seconds", value: minutesOf(session.light_seconds), ucum: "min" }),
-      ...figureComponent(systems, { field: "deep_seconds", value: minutesOf(session.deep_seconds), ucum: "min" }),
-      ...figureComponent(systems, { field: "rem_seconds", value: minutesOf(session.rem_seconds), ucum: "min" }),
-      ...figureComponent(systems, { field: "latency_seconds", value: minutesOf(session.latency_seconds), ucum: "min" }),
+      ...secondsComponent(systems, { field: "awake_seconds", value: session.awake_seconds }),
+      ...secondsComponent(systems, { field: "light_seconds", value: session.light_seconds, loinc: LOINC_SLEEP.light }),
+      ...secondsComponent(systems, { field: "deep_seconds", value: session.deep_seconds, loinc: LOINC_SLEEP.deep }),
+      ...secondsComponent(systems, { field: "rem_seconds", value: session.rem_seconds, loinc: LOINC_SLEEP.rem }),
+      ...secondsComponent(systems, { field: "latency_seconds", value: session.latency_seconds }),
       ...figureComponent(systems, { field: "efficiency", value: session.efficiency === null ? null : session.efficiency * 100, ucum: "%" }),
       ...figureComponent(systems, { field: "score", value: session.score, ucum: "{score}" }),
       ...figureComponent(systems, { field: "average_heart_rate", value: session.average_heart_rate, ucum: "/min" }),
