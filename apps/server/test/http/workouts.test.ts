@@ -145,6 +145,22 @@ describe("GET /v1/users/{id}/workouts", () => {
     expect(rejected.map((r) => [r.locator, r.recordKind])).toEqual(["a", "b", "c"].map((l) => [l, "workout"]));
     for (const r of rejected) for (const value of ["Trail Run", "4242"]) expect(r.reason).not.toContain(value);
   });
+
+  it("never stores a duration longer than the workout's span: the span is stored, the duration as sent kept in metadata", async () => {
+    const user = await createUser(svc, key);
+    const summary = await writeWorkoutRecords(svc, user, "strava", [
+      // An hour from start to end, 3601.5 s of it moving (Strava's moving time can exceed its elapsed time).
+      run(0, { duration_seconds: 3601.5, external_id: "long" }),
+      // Within a second of the span: providers round times and durations apart.
+      run(1, { duration_seconds: 3601, external_id: "rounded" }),
+    ]);
+    expect(summary).toMatchObject({ inserted: 2, rejected: 0 });
+    const stored = await workouts(user, "view=all");
+    expect(stored.map((w) => [w.external_id, w.duration_seconds, (w.metadata as Record<string, unknown>).duration_seconds_as_sent])).toEqual([
+      ["long", 3600, 3601.5],
+      ["rounded", 3601, undefined],
+    ]);
+  });
 });
 
 describe("routes and track summaries", () => {

@@ -34,7 +34,7 @@ export interface WorkoutRecord {
   end_date: Date;
   /** IANA zone or ±hh:mm offset where it took place. */
   timezone?: string | null | undefined;
-  /** Moving time; missing means end - start. */
+  /** Moving time; missing means end - start. Longer than end - start (by over 1 s), end - start is stored. */
   duration_seconds?: number | null | undefined;
   distance_meters?: number | null | undefined;
   active_energy_kcal?: number | null | undefined;
@@ -60,6 +60,8 @@ export interface WorkoutRecord {
 }
 
 const ACTIVITY_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
+/** How much longer than its span a workout's duration may be: providers round both to the second. */
+const DURATION_TOLERANCE_SECONDS = 1;
 const CHUNK = 1000;
 
 type Normalized = { workout: WorkoutWrite; route: RoutePointWrite[] | undefined; droppedPoints: number; locator: string };
@@ -68,8 +70,9 @@ type Normalized = { workout: WorkoutWrite; route: RoutePointWrite[] | undefined;
  * Stores workouts idempotently (identity: the provider's id, else times, device and source
  * name). A workout carrying `route` gets exactly those points and a recomputed
  * `workout_track_summaries` row (geo/track-summary.ts); a changed route counts as an update.
- * What cannot be stored becomes a rejected record that never quotes a value. Call inside
- * the caller's transaction.
+ * What cannot be stored becomes a rejected record that never quotes a value. A duration
+ * longer than end minus start (by over 1 s) would contradict the end: end minus start is
+ * stored and the duration as sent kept in metadata. Call inside the caller's transaction.
  */
 export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: readonly WorkoutRecord[]): Promise<WriteSummary> {
   const partitioned = partitionRecords(records, "workout", (r, locator) => normalizeWorkout(r, batch.provider, locator), (n) => n.workout.dedupeKey);
@@ -171,9 +174,13 @@ function normalizeWorkout(record: WorkoutRecord, provider: string, locator: stri
   };
   for (const value of Object.values(fields)) if (value !== null && typeof value === "object") return value;
   const given = fields as Record<keyof typeof fields, number | null>;
+  const spanSeconds = (end.getTime() - start.getTime()) / 1000;
+  const overlong = given.durationSeconds !== null && given.durationSeconds > spanSeconds + DURATION_TOLERANCE_SECONDS;
   const route = record.route === undefined ? undefined : normalizeRoute(record.route);
   // The zone has its own column here rather than metadata.timezone.
   const provenance = normalizeProvenance({ ...record, timezone: null }, provider);
+  // A duration longer than the span would contradict the end: the span is stored, the value as sent kept in metadata.
+  if (overlong) provenance.metadata.duration_seconds_as_sent = given.durationSeconds;
   return {
     locator,
     route: route?.points,
@@ -185,7 +192,7 @@ function normalizeWorkout(record: WorkoutRecord, provider: string, locator: stri
       endDate: end,
       timezone: record.timezone && isTimeZone(record.timezone) ? record.timezone : null,
       ...given,
-      durationSeconds: given.durationSeconds ?? (end.getTime() - start.getTime()) / 1000,
+      durationSeconds: overlong ? spanSeconds : (given.durationSeconds ?? spanSeconds),
       ...provenance,
       dedupeKey: identityOf(provenance, start, end),
     },

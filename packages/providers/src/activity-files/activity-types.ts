@@ -3,6 +3,8 @@
 // Indoor variants (treadmill, indoor cycling) keep the outdoor name; the file's own sport
 // and sub-sport stay in the workout's metadata. See docs/decisions.md ("Uploads").
 
+import { activityTypeOfStrava } from "../strava/sport-types.ts";
+
 /** What a cadence reading of an activity counts: steps (reported per foot) or pedal turns. */
 export type CadenceKind = "steps" | "pedal" | null;
 
@@ -199,6 +201,42 @@ export function activityTypeFromName(name: string | undefined): string {
   const key = snakeCase(name);
   if (!key) return OTHER;
   return lookup(NAMES, key) ?? OTHER;
+}
+
+/**
+ * The numbers Strava's GPX exports write as a track's `<type>`, as Strava's activity type
+ * names. Only 1 to 18 are taken: public sources agree on them and disagree above.
+ */
+const STRAVA_GPX_TYPES: readonly string[] = [
+  "Ride",
+  "AlpineSki",
+  "BackcountrySki",
+  "Hike",
+  "IceSkate",
+  "InlineSkate",
+  "NordicSki",
+  "RollerSki",
+  "Run",
+  "Walk",
+  "Workout",
+  "Snowboard",
+  "Snowshoe",
+  "Kitesurf",
+  "Windsurf",
+  "Swim",
+  "VirtualRide",
+  "EBikeRide",
+];
+
+/**
+ * The activity type of a GPX `<type>` written by Strava: a number (`9` is a run) mapped as
+ * the Strava connector maps the name it stands for; a name as any other file's. An unknown
+ * number is `other`; the value as written stays in the workout's metadata.
+ */
+export function activityTypeFromStravaGpx(type: string | undefined): string {
+  if (type === undefined || !/^\d{1,3}$/.test(type)) return activityTypeFromName(type);
+  const name = STRAVA_GPX_TYPES[Number(type) - 1];
+  return name === undefined ? OTHER : activityTypeOfStrava(name, undefined);
 }
 
 const STEP_ACTIVITIES = new Set(["running", "walking", "hiking"]);

@@ -22,6 +22,7 @@ import type { QuantitySampleRecord, WorkoutRecord } from "@svc/core";
 import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
 import { activityTypeFromFit, cadenceKind } from "./activity-types.ts";
 import { cleanName, garminProductName, isWristWorn, vendorFromFitManufacturer } from "./devices.ts";
+import { withoutCompressedTimestamps } from "./fit-compressed-timestamps.ts";
 import {
   amountOf,
   dateOf,
@@ -31,6 +32,7 @@ import {
   heartRateOf,
   heartRateSummary,
   numberOf,
+  onePointPerTime,
   pointSamples,
   round,
   routeDistanceMeters,
@@ -113,9 +115,10 @@ function checkFitStructure(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** Decodes bytes that passed checkFitStructure; compressed-timestamp headers are rewritten first (the SDK refuses them). */
 function decodeFit(bytes: Uint8Array): DecodedFit | { error: string } {
   const ordered: OrderedMesg[] = [];
-  const { messages, errors } = new Decoder(Stream.fromByteArray(bytes)).read({
+  const { messages, errors } = new Decoder(Stream.fromByteArray(withoutCompressedTimestamps(bytes))).read({
     ...DECODE_OPTIONS,
     mesgListener: (num, mesg) => ordered.push({ num, mesg }),
   });
@@ -123,9 +126,6 @@ function decodeFit(bytes: Uint8Array): DecodedFit | { error: string } {
   if (error === undefined) return { messages, ordered };
   // The SDK's messages name a byte position and a cause, never a field value.
   const message = error instanceof Error ? error.message : "";
-  if (/compressed timestamp/i.test(message)) {
-    return { error: "the FIT file uses compressed-timestamp record headers, which the FIT SDK does not decode" };
-  }
   const at = /at byte (\d+)/.exec(message)?.[1];
   return { error: `the FIT data is malformed${at === undefined ? "" : ` (decoding stopped at byte ${at})`}` };
 }
@@ -202,23 +202,25 @@ function dateOfFitSeconds(seconds: number): Date {
 
 // --- Activities ---------------------------------------------------------------------------
 
-/** One workout per session, with the records in its time range as route and samples. */
+/**
+ * One workout per session, with the records in its time range as route and samples (one
+ * point per timestamp, see onePointPerTime).
+ */
 function readSessions(messages: FitMessages, provenance: Provenance, context: FileContext, out: ParsedRecords): void {
-  const points = (messages.recordMesgs ?? []).map(recordPoint);
+  const points = onePointPerTime((messages.recordMesgs ?? []).map(recordPoint).filter((p) => p !== undefined));
   const claimed = new Set<number>();
   const sessions = messages.sessionMesgs ?? [];
   sessions.forEach((session, index) => {
     const locator = `session[${index}]`;
     const start = dateOf(session.startTime);
-    const elapsed = amountOf(session.totalElapsedTime);
-    const end = dateOf(session.timestamp) ?? (start && elapsed !== undefined ? new Date(start.getTime() + elapsed * 1000) : undefined);
-    if (!start || !end || end < start) {
+    const end = start && summaryEnd(start, session);
+    if (!start || !end) {
       out.rejected.push({ recordKind: "workout", locator, reason: "the session has no valid start and end time" });
       return;
     }
     const sessionPoints: TrackPoint[] = [];
     points.forEach((point, i) => {
-      if (!point || claimed.has(i) || point.timestamp < start || point.timestamp > end) return;
+      if (claimed.has(i) || point.timestamp < start || point.timestamp > end) return;
       claimed.add(i);
       sessionPoints.push(point);
     });
@@ -227,7 +229,7 @@ function readSessions(messages: FitMessages, provenance: Provenance, context: Fi
     out.quantitySamples.push(...pointSamples(sessionPoints, activityType, provenance));
   });
   // Records outside every session still give heart rate samples (cadence needs a sport).
-  const loose = points.filter((p, i): p is TrackPoint => p !== undefined && !claimed.has(i));
+  const loose = points.filter((_, i) => !claimed.has(i));
   out.quantitySamples.push(...pointSamples(loose, "other", provenance));
   if (sessions.length === 0 && loose.length > 0) {
     out.rejected.push({ recordKind: "workout", locator: "file", reason: "the FIT file has records but no session message, so no workout was made" });
@@ -275,6 +277,25 @@ function workoutOf(
   };
 }
 
+/**
+ * The end of a session or lap: the latest of its timestamp, its start plus its elapsed time,
+ * and its start plus its timer time. Files written "summary first" (and apps such as Onelap)
+ * set the timestamp when the message was written, not at the end (Garmin: use start_time +
+ * total_elapsed_time); summary-last files set it a little after the end, which keeps the
+ * records logged after the timer stopped. Never before the start; undefined without any end.
+ */
+function summaryEnd(start: Date, summary: SessionMesg | LapMesg): Date | undefined {
+  const timestamp = dateOf(summary.timestamp);
+  const ends = [timestamp?.getTime(), ...[summary.totalElapsedTime, summary.totalTimerTime].map((s) => afterStart(start, s))];
+  const known = ends.filter((t) => t !== undefined && t >= start.getTime()) as number[];
+  return known.length > 0 ? new Date(Math.max(...known)) : undefined;
+}
+
+function afterStart(start: Date, seconds: unknown): number | undefined {
+  const amount = amountOf(seconds);
+  return amount === undefined ? undefined : start.getTime() + Math.round(amount * 1000);
+}
+
 /** A session's total calories; 0 means the device did not count them (an hour's run never burns nothing). */
 function energyOf(value: unknown): number | undefined {
   const kcal = amountOf(value);
@@ -314,9 +335,10 @@ function lapsOf(session: SessionMesg, laps: readonly LapMesg[], start: Date, end
 }
 
 function lapMetadata(lap: LapMesg): Record<string, unknown> {
+  const start = dateOf(lap.startTime);
   return {
-    start_date: dateOf(lap.startTime)?.toISOString() ?? null,
-    end_date: dateOf(lap.timestamp)?.toISOString() ?? null,
+    start_date: start?.toISOString() ?? null,
+    end_date: (start ? summaryEnd(start, lap) : dateOf(lap.timestamp))?.toISOString() ?? null,
     total_elapsed_seconds: amountOf(lap.totalElapsedTime) ?? null,
     total_timer_seconds: amountOf(lap.totalTimerTime) ?? null,
     distance_meters: amountOf(lap.totalDistance) ?? null,
@@ -385,27 +407,49 @@ interface Interval {
   locator: string;
 }
 
+/** A daily summary's figure of one kind for one activity type. */
+interface Summary extends Interval {
+  kind: "steps" | "energy";
+  activity: string;
+}
+
+/** Where the file's counts start: monitoring_info's time, and the device's UTC offset in seconds (when it gives one). */
+interface FileStart {
+  time: Date;
+  offsetSeconds: number | undefined;
+}
+
+const SECONDS_PER_DAY = 86_400;
+
 /**
  * Monitoring (wellness) messages. Their times are often 16-bit (timestamp_16), resolved
- * against the last full timestamp in file order. `cycles` are the day's running total per
- * activity type (steps = 2 × cycles for walking and running), so each message gives the
- * steps since the previous monitoring message; a total lower than the one before starts a
- * new day. Daily summaries (a full timestamp and duration_min) give active energy, and steps
- * only when the file has no intraday counts. Heart rate readings become instant samples.
+ * against the last full timestamp in file order. `cycles` are the running total of the local
+ * day per activity type (steps = 2 × cycles for walking and running), so each message gives
+ * the steps since the previous monitoring message; a total lower than the one before starts a
+ * new day. The first total of a type counts from zero only when the file saw the day's count
+ * start (see countsFromZero); otherwise it only sets the baseline. Daily summaries (a full
+ * timestamp and duration_min) give active energy, and steps when the file has no intraday
+ * counts; each is cumulative since the day's start, so of a type's overlapping summaries only
+ * the last one counts. Heart rate readings become instant samples.
  */
 function readMonitoring(ordered: readonly OrderedMesg[], provenance: Provenance, out: ParsedRecords): void {
   let lastFitSeconds: number | undefined;
   let previousTime: Date | undefined;
+  let fileStart: FileStart | undefined;
   let untimed = 0;
   let index = -1;
+  let intradaySteps = false;
   const totals = new Map<string, number>();
   const intraday = new Map<string, Interval>();
-  const summarySteps = new Map<string, Interval>();
-  const summaryEnergy = new Map<string, Interval>();
+  const summaries: Summary[] = [];
   for (const { num, mesg } of ordered) {
     const fullTime = dateOf((mesg as { timestamp?: unknown }).timestamp);
     if (fullTime) lastFitSeconds = fitSecondsOf(fullTime);
-    if (num === MESG_MONITORING_INFO && fullTime) previousTime = fullTime; // the start of the logged day
+    if (num === MESG_MONITORING_INFO && fullTime) {
+      const local = numberOf((mesg as { localTimestamp?: unknown }).localTimestamp);
+      fileStart = { time: fullTime, offsetSeconds: local === undefined ? undefined : local - fitSecondsOf(fullTime) };
+      previousTime = fullTime;
+    }
     if (num !== MESG_MONITORING) continue;
     index++;
     const monitoring = mesg as MonitoringMesg;
@@ -420,32 +464,62 @@ function readMonitoring(ordered: readonly OrderedMesg[], provenance: Provenance,
       untimed++;
       continue;
     }
+    const activity = String(monitoring.activityType);
     const steps = STEP_ACTIVITIES.has(monitoring.activityType) ? (amountOf(monitoring.steps) ?? twice(amountOf(monitoring.cycles))) : undefined;
     const durationMinutes = amountOf(monitoring.durationMin);
     if (fullTime && durationMinutes !== undefined && durationMinutes > 0) {
       const start = new Date(time.getTime() - durationMinutes * 60_000);
-      if (steps !== undefined) addTo(summarySteps, start, time, steps, locator);
       const energy = amountOf(monitoring.activeCalories);
-      if (energy !== undefined) addTo(summaryEnergy, start, time, energy, locator);
+      if (steps !== undefined) summaries.push({ kind: "steps", activity, start, end: time, value: steps, locator });
+      if (energy !== undefined) summaries.push({ kind: "energy", activity, start, end: time, value: energy, locator });
       continue;
     }
     if (steps !== undefined) {
-      const key = String(monitoring.activityType);
-      const before = totals.get(key) ?? 0;
-      const delta = steps >= before ? steps - before : steps;
-      totals.set(key, steps);
+      intradaySteps = true;
+      const before = totals.get(activity) ?? (countsFromZero(fileStart, time) ? 0 : undefined);
+      totals.set(activity, steps);
+      const delta = before === undefined ? 0 : steps >= before ? steps - before : steps;
       if (delta > 0) addTo(intraday, previousTime && previousTime < time ? previousTime : time, time, delta, locator);
     }
     const heartRate = heartRateOf(monitoring.heartRate);
     if (heartRate !== undefined) out.quantitySamples.push({ type: "heart_rate", value: heartRate, unit: "count/min", start_date: time, locator, ...provenance });
     previousTime = time;
   }
-  const stepIntervals = intraday.size > 0 ? intraday : summarySteps;
-  out.quantitySamples.push(...samplesOf("step_count", "count", stepIntervals, provenance));
+  const summarySteps = new Map<string, Interval>();
+  const summaryEnergy = new Map<string, Interval>();
+  for (const s of lastOfOverlapping(summaries)) addTo(s.kind === "steps" ? summarySteps : summaryEnergy, s.start, s.end, s.value, s.locator);
+  out.quantitySamples.push(...samplesOf("step_count", "count", intradaySteps ? intraday : summarySteps, provenance));
   out.quantitySamples.push(...samplesOf("active_energy_burned", "kcal", summaryEnergy, provenance));
   if (untimed > 0) {
     out.rejected.push({ recordKind: "quantity_sample", locator: "monitoring", reason: `${untimed} monitoring message(s) without a resolvable time were left out` });
   }
+}
+
+/**
+ * Whether the day's running total at `time` was counted within this file: the file starts at
+ * a local midnight (a daily file), or a local midnight passed between its start and `time`.
+ * Otherwise the total includes steps taken before the file began (an earlier file of the same
+ * day has them), so it is only a baseline. Without the device's UTC offset it is a baseline.
+ */
+function countsFromZero(fileStart: FileStart | undefined, time: Date): boolean {
+  if (fileStart?.offsetSeconds === undefined) return false;
+  const startLocal = fitSecondsOf(fileStart.time) + fileStart.offsetSeconds;
+  const local = fitSecondsOf(time) + fileStart.offsetSeconds;
+  return startLocal % SECONDS_PER_DAY === 0 || Math.floor(local / SECONDS_PER_DAY) > Math.floor(startLocal / SECONDS_PER_DAY);
+}
+
+/**
+ * Daily summaries without those another summary of the same kind and activity type
+ * contains: a summary counts since the day's start, so of overlapping ones the one ending
+ * last holds the others (05:00-07:05 is part of 05:00-22:06); the first in file order wins a tie.
+ */
+function lastOfOverlapping(summaries: readonly Summary[]): Summary[] {
+  const kept: Summary[] = [];
+  for (const s of [...summaries].sort((a, b) => b.end.getTime() - a.end.getTime())) {
+    const contained = kept.some((k) => k.kind === s.kind && k.activity === s.activity && s.start < k.end && k.start < s.end);
+    if (!contained) kept.push(s);
+  }
+  return kept;
 }
 
 function twice(value: number | undefined): number | undefined {

@@ -3,7 +3,7 @@
 
 import type { WorkoutRecord } from "@svc/core";
 import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
-import { activityTypeFromName } from "./activity-types.ts";
+import { activityTypeFromName, activityTypeFromStravaGpx } from "./activity-types.ts";
 import { cleanName, isWristWorn, vendorFromName } from "./devices.ts";
 import {
   elevationGainMeters,
@@ -11,6 +11,7 @@ import {
   heartRateOf,
   heartRateSummary,
   numberOf,
+  onePointPerTime,
   pointSamples,
   routeDistanceMeters,
   routeOf,
@@ -41,19 +42,19 @@ export function parseGpx(root: XmlElement, context: FileContext): ParsedRecords 
 
 function readTrack(track: XmlElement, index: number, context: FileContext, provenance: Provenance, out: ParsedRecords): void {
   const locator = `trk[${index}]`;
-  const points: TrackPoint[] = [];
+  const read: TrackPoint[] = [];
   let untimed = 0;
   childrenOf(track, GPX_NAMESPACES, "trkseg").forEach((segment, s) => {
     childrenOf(segment, GPX_NAMESPACES, "trkpt").forEach((trkpt, p) => {
       const point = trackPointOf(trkpt, `${locator}/trkseg[${s}]/trkpt[${p}]`);
-      if (point) points.push(point);
+      if (point) read.push(point);
       else untimed++;
     });
   });
   if (untimed > 0) {
     out.rejected.push({ recordKind: "workout_route_point", locator, reason: `${untimed} track point(s) without a valid time and position were left out` });
   }
-  points.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const points = onePointPerTime(read);
   const first = points[0];
   const last = points.at(-1);
   if (!first || !last) {
@@ -61,7 +62,7 @@ function readTrack(track: XmlElement, index: number, context: FileContext, prove
     return;
   }
   const typeAsWritten = cleanName(childText(track, GPX_NAMESPACES, "type"));
-  const activityType = activityTypeFromName(typeAsWritten);
+  const activityType = provenance.source === "strava" ? activityTypeFromStravaGpx(typeAsWritten) : activityTypeFromName(typeAsWritten);
   const route = routeOf(points);
   const heartRate = heartRateSummary(points);
   const workout: WorkoutRecord = {

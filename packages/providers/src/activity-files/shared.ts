@@ -66,6 +66,39 @@ export function dateOf(value: unknown): Date | undefined {
   return value instanceof Date && !Number.isNaN(value.getTime()) ? value : undefined;
 }
 
+/**
+ * One point per timestamp, in time order: files repeat a point at the same time (Garmin
+ * Connect's GPX exports do). Of points sharing a time, each reading comes from the last one
+ * that has it (latitude and longitude as a pair), as the sample writer keeps the last sample
+ * of a time; the locator is the last point's. Readers take route, samples and every figure
+ * from this one list, so a workout's figures agree with the rows stored for it.
+ */
+export function onePointPerTime(points: readonly TrackPoint[]): TrackPoint[] {
+  const sorted = [...points].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const out: TrackPoint[] = [];
+  for (const point of sorted) {
+    const previous = out.at(-1);
+    if (previous && previous.timestamp.getTime() === point.timestamp.getTime()) out[out.length - 1] = laterOver(previous, point);
+    else out.push(point);
+  }
+  return out;
+}
+
+function laterOver(earlier: TrackPoint, later: TrackPoint): TrackPoint {
+  const positioned = later.latitude !== undefined && later.longitude !== undefined;
+  return {
+    timestamp: later.timestamp,
+    latitude: positioned ? later.latitude : earlier.latitude,
+    longitude: positioned ? later.longitude : earlier.longitude,
+    altitude: later.altitude ?? earlier.altitude,
+    speed: later.speed ?? earlier.speed,
+    heartRate: later.heartRate ?? earlier.heartRate,
+    cadence: later.cadence ?? earlier.cadence,
+    distance: later.distance ?? earlier.distance,
+    locator: later.locator,
+  };
+}
+
 /** The route of positioned points; undefined when no point has a position (an indoor workout). */
 export function routeOf(points: readonly TrackPoint[]): RoutePointRecord[] | undefined {
   const route: RoutePointRecord[] = [];

@@ -14,6 +14,7 @@ import {
   heartRateOf,
   heartRateSummary,
   numberOf,
+  onePointPerTime,
   pointSamples,
   round,
   routeDistanceMeters,
@@ -54,14 +55,14 @@ export function parseTcx(root: XmlElement, context: FileContext): ParsedRecords 
 function readActivity(activity: XmlElement, index: number, author: XmlElement | undefined, context: FileContext, out: ParsedRecords): void {
   const locator = `Activity[${index}]`;
   const laps: Lap[] = [];
-  const points: TrackPoint[] = [];
+  const read: TrackPoint[] = [];
   let untimed = 0;
   childrenOf(activity, NS, "Lap").forEach((lapElement, l) => {
     laps.push(lapOf(lapElement));
     childrenOf(lapElement, NS, "Track").forEach((track, t) => {
       childrenOf(track, NS, "Trackpoint").forEach((trackpoint, p) => {
         const point = trackpointOf(trackpoint, `${locator}/Lap[${l}]/Track[${t}]/Trackpoint[${p}]`);
-        if (point) points.push(point);
+        if (point) read.push(point);
         else untimed++;
       });
     });
@@ -69,7 +70,7 @@ function readActivity(activity: XmlElement, index: number, author: XmlElement | 
   if (untimed > 0) {
     out.rejected.push({ recordKind: "workout_route_point", locator, reason: `${untimed} trackpoint(s) without a valid time were left out` });
   }
-  points.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const points = onePointPerTime(read);
 
   const start = laps[0]?.start ?? parseXmlTime(childText(activity, NS, "Id")) ?? points[0]?.timestamp;
   if (!start) {
