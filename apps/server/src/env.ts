@@ -19,6 +19,13 @@ export const EnvSchema = z.object({
   SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
   /** On SIGTERM/SIGINT: how long to keep serving while not ready, before connections close (load balancers' probe interval). */
   SVC_SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
+  // HTTP connection timeouts (docs/deployment.md "Load balancers and timeouts").
+  /** How long an idle keep-alive connection stays open: above the load balancer's idle timeout (60 s on most). */
+  SVC_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(65),
+  /** How long a client may take to send a request's headers; greater than the keep-alive timeout. */
+  SVC_HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(66),
+  /** How long a whole request, body included, may take to arrive (an upload of 4 GiB at 10 Mbit/s fits an hour); 0: no limit. */
+  SVC_HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86400).default(3600),
   // Where raw uploads are kept: files under SVC_DATA_DIR/raw (default), or an S3-compatible
   // bucket (AWS S3, MinIO, Cloudflare R2, …) addressed path-style: <endpoint>/<bucket>/<prefix><key>.
   SVC_RAW_STORE: z.enum(["file", "s3"]).default("file"),
@@ -52,6 +59,14 @@ export const EnvSchema = z.object({
   OTEL_SERVICE_NAME: z.string().optional(),
   OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
 }).superRefine((env, context) => {
+  // An idle keep-alive connection must close before a headers timeout could cut it (as load balancer guides ask).
+  if (env.SVC_HTTP_HEADERS_TIMEOUT_SECONDS <= env.SVC_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS) {
+    context.addIssue({ code: "custom", path: ["SVC_HTTP_HEADERS_TIMEOUT_SECONDS"], message: "must be greater than SVC_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS" });
+  }
+  // Node refuses a request timeout shorter than the headers timeout.
+  if (env.SVC_HTTP_REQUEST_TIMEOUT_SECONDS !== 0 && env.SVC_HTTP_REQUEST_TIMEOUT_SECONDS < env.SVC_HTTP_HEADERS_TIMEOUT_SECONDS) {
+    context.addIssue({ code: "custom", path: ["SVC_HTTP_REQUEST_TIMEOUT_SECONDS"], message: "must be 0 or at least SVC_HTTP_HEADERS_TIMEOUT_SECONDS" });
+  }
   if (env.SVC_RAW_STORE !== "s3") return;
   for (const name of ["SVC_S3_ENDPOINT", "SVC_S3_BUCKET", "SVC_S3_ACCESS_KEY_ID", "SVC_S3_SECRET_ACCESS_KEY"] as const) {
     if (!env[name]) context.addIssue({ code: "custom", path: [name], message: "required when SVC_RAW_STORE=s3" });

@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import path from "node:path";
 import {
   bootstrapTenant,
@@ -21,6 +20,7 @@ import { startWorkers } from "@svc/worker";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
 import { closeHttpServer } from "./close-http-server.ts";
+import { createHttpServer, listen } from "./http-server.ts";
 import { createProbeApp } from "./health/probe-app.ts";
 import { Readiness } from "./health/readiness.ts";
 import type { Env } from "./env.ts";
@@ -107,9 +107,7 @@ export async function startService(
   const readiness = new Readiness(probeDb);
   // The etl role serves no API, but orchestrators still probe it.
   const app = env.SVC_ROLE === "etl" ? createProbeApp(readiness) : createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(env.PORT, env.SVC_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
+  const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
   const address = server.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
   if (url && !env.SVC_PUBLIC_URL) publicUrl = url;

@@ -33,6 +33,7 @@ const ERRORS: Record<string, string> = {
   "415": "Content-Type is not one this route takes",
   "422": "This Idempotency-Key was used for other bytes",
   "429": "Too many uploads of the user in flight, or the rate limit of the user's tokens is reached; see Retry-After",
+  "503": "The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After",
 };
 
 /** The path items of POST /v1/ingest/<route>, which are plain express handlers outside the router. */

@@ -23,8 +23,8 @@ const PROBLEM_SCHEMA = {
 /**
  * The OpenAPI 3.1 document of this build, generated from the router. Two things are
  * added after generation: every error answer is an application/problem+json Problem
- * worded by its own procedure's errorResponses, and a procedure's successStatus
- * (201, 202) replaces the generator's 200.
+ * worded by its own procedure's errorResponses (statuses every operation can answer added),
+ * a procedure's successStatus (201, 202, 204) replaces the generator's 200, and a 204 has no content.
  */
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
@@ -62,7 +62,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
           ...(status === "401" && {
             headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } },
           }),
-          ...(status === "429" && {
+          ...((status === "429" || status === "503") && {
             headers: { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait before calling again." } },
           }),
           content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
@@ -80,32 +80,43 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       }
       const alsoSucceeds = meta?.alsoSucceeds;
       if (alsoSucceeds) {
-        // Without sameBody: shaped like the generator's bodiless answers (a 204 of a void procedure).
-        const bodiless = { content: { "application/json": { schema: {} } } };
-        const first = alsoSucceeds.sameBody && successStatus ? (responses[String(successStatus)] as object) : bodiless;
+        const first = alsoSucceeds.sameBody && successStatus ? (responses[String(successStatus)] as object) : {};
         responses[String(alsoSucceeds.status)] = { ...first, description: alsoSucceeds.description };
       }
+      if (responses["204"]) responses["204"] = withoutContent(responses["204"]);
     }
   }
   return document;
 }
 
+/** A 204 answers no body, so neither a media type (the generator gives a void procedure's answer JSON content). */
+function withoutContent(response: unknown): unknown {
+  const { content: _, ...rest } = response as { content?: unknown };
+  return rest;
+}
+
 /** Every operation takes a secret, and every caller has a rate limit (SVC_RATE_LIMIT_*). */
 const RATE_LIMITED = "The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After";
 
-/** Errors any operation can answer, besides those its procedure lists. */
+/**
+ * Errors every operation can answer, besides those its procedure words itself: every
+ * procedure validates its input (query values and path values included, e.g. a slug over 64
+ * characters or a malformed percent escape), takes a secret of some kinds only, is rate
+ * limited, and needs the database. Bodies add their own three.
+ */
 function addCommonErrors(responses: Record<string, unknown>, method: string): void {
+  const takesBody = ["post", "put", "patch"].includes(method);
   const common: Record<string, string> = {
+    "400": takesBody
+      ? "Invalid input: malformed JSON, a body that is not an object, or fields that do not validate"
+      : "Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character",
+    "401": "Missing, wrong or expired secret",
+    "403": "The secret is not of a kind (or lacks the scope) this operation takes",
+    ...(takesBody && { "413": "The body is larger than 1 MiB", "415": "The body is not application/json" }),
     "429": RATE_LIMITED,
     "500": "Unexpected error; the cause is logged under the request_id",
+    "503": "The database is unavailable for a moment; see Retry-After",
   };
-  if (["post", "put", "patch"].includes(method)) {
-    Object.assign(common, {
-      "400": "Invalid input: malformed JSON, a body that is not an object, or fields that do not validate",
-      "413": "The body is larger than 1 MiB",
-      "415": "The body is not application/json",
-    });
-  }
   for (const [status, description] of Object.entries(common)) responses[status] ??= { description };
 }
 

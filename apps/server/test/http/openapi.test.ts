@@ -152,6 +152,41 @@ describe("GET /openapi.yaml", () => {
     expect(() => checker.check("GET", "/v1/users", { status: 418, headers: json, body: {} })).toThrow();
     expect(() => checker.check("GET", "/v1/users", { status: 401, headers: json, body: {} })).toThrow();
     expect(() => checker.check("GET", "/v1/users", { status: 200, headers: json, body: { data: [], next_cursor: null } })).not.toThrow();
+    const tag = "/v1/users/00000000-0000-4000-8000-000000000000/tags/00000000-0000-4000-8000-000000000001";
+    expect(() => checker.check("DELETE", tag, { status: 204, headers: json, body: undefined, text: "" })).toThrow(/Content-Type/);
+    expect(() => checker.check("DELETE", tag, { status: 204, headers: new Headers(), body: undefined, text: "{}" })).toThrow(/body/);
+    expect(() => checker.check("DELETE", tag, { status: 204, headers: new Headers(), body: undefined, text: "" })).not.toThrow();
+    // Named by its template, an operation is checked even when the path sent matches no template.
+    expect(() => checker.check("GET", "/v1/users//x", { status: 418, headers: json, body: {} }, "/v1/users/{id}")).toThrow(/418/);
+    expect(() => checker.check("GET", "/v1/nothing", { status: 200, headers: json, body: {} }, "/v1/nothing")).toThrow(/not an operation/);
+  });
+});
+
+describe("statuses every operation declares", () => {
+  const operations = () =>
+    Object.entries(parse(text).paths as Record<string, Record<string, { responses: Record<string, any> }>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, responses: operation.responses })),
+    );
+
+  it("400, 401, 403, 429, 500 and 503 on every operation (input, secret, rate limit, database), Retry-After on 429 and 503", () => {
+    for (const { route, responses } of operations()) {
+      expect(Object.keys(responses), route).toEqual(expect.arrayContaining(["400", "401", "403", "429", "500", "503"]));
+      for (const status of ["429", "503"]) expect(responses[status].headers?.["Retry-After"], `${route} ${status}`).toBeDefined();
+    }
+  });
+
+  it("a 204 has no content, on exactly the operations that answer one", () => {
+    const noContent = operations().filter(({ responses }) => responses["204"]);
+    expect(noContent.map(({ route }) => route).sort()).toEqual([
+      "DELETE /v1/users/{id}/connections/{provider}",
+      "DELETE /v1/users/{id}/source-orders/{scope}",
+      "DELETE /v1/users/{id}/tags/{tag_id}",
+      "DELETE /v1/webhooks/{webhook_id}",
+    ]);
+    for (const { route, responses } of noContent) {
+      expect(responses["204"].content, route).toBeUndefined();
+      expect(responses["204"].description, route).toEqual(expect.any(String));
+    }
   });
 });
 

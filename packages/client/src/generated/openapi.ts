@@ -2023,6 +2023,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "users-createUser": {
@@ -2146,6 +2157,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "users-getUser": {
@@ -2235,6 +2257,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "users-deleteUser": {
@@ -2315,6 +2348,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,6 +2479,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "deletions-getDeletion": {
@@ -2522,6 +2577,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,6 +2730,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "samples-getSampleStats": {
@@ -2784,6 +2861,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sourceOrders-listSourceOrders": {
@@ -2865,6 +2953,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2983,6 +3082,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sourceOrders-deleteSourceOrder": {
@@ -3004,9 +3114,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Unknown scope */
             400: {
@@ -3059,6 +3167,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3266,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +3390,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3539,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +3717,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sleep-listSleepPhases": {
@@ -3668,6 +3831,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +4030,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "workouts-listWorkoutRoute": {
@@ -3959,6 +4144,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,6 +4266,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,6 +4436,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "daily-listDailySummaries": {
@@ -4376,6 +4594,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "heartbeats-listRrIntervals": {
@@ -4486,6 +4715,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4615,6 +4855,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4757,6 +5008,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "ecg-getEcgRecording": {
@@ -4888,6 +5150,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "tags-listTags": {
@@ -5003,6 +5276,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5179,6 +5463,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "tags-getTag": {
@@ -5292,6 +5587,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "tags-deleteTag": {
@@ -5313,9 +5619,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description id or tag_id is not a uuid */
             400: {
@@ -5368,6 +5672,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5525,6 +5840,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "shares-listShares": {
@@ -5654,6 +5980,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,6 +6194,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "shares-getShare": {
@@ -5981,6 +6329,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6488,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,6 +6681,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "webhooks-listWebhooks": {
@@ -6399,6 +6780,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6533,6 +6925,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "webhooks-getWebhook": {
@@ -6632,6 +7035,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "webhooks-deleteWebhook": {
@@ -6651,9 +7065,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description webhook_id is not a uuid */
             400: {
@@ -6706,6 +7118,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,6 +7265,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "webhooks-rotateWebhookSecret": {
@@ -6938,6 +7372,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7550,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "webhooks-listWebhookDeliveries": {
@@ -7210,6 +7666,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7334,6 +7801,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7485,6 +7963,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,6 +8133,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "providers-listProviders": {
@@ -7680,6 +8180,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, wrong or expired secret */
             401: {
                 headers: {
@@ -7713,6 +8222,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7823,6 +8343,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminProviders-listTenantProviders": {
@@ -7920,6 +8451,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,6 +8594,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminProviders-getTenantProviderKeys": {
@@ -8167,6 +8720,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,6 +8896,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminProviders-deleteTenantProviderKeys": {
@@ -8455,6 +9030,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminProviders-listInstanceProviders": {
@@ -8516,6 +9102,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, wrong or expired secret */
             401: {
                 headers: {
@@ -8549,6 +9144,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,6 +9221,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, wrong or expired secret */
             401: {
                 headers: {
@@ -8657,6 +9272,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8723,6 +9349,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, wrong or expired secret */
             401: {
                 headers: {
@@ -8765,6 +9400,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +9562,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9086,6 +9743,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-startConnection": {
@@ -9208,6 +9876,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-disconnectConnection": {
@@ -9253,9 +9932,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description id is not a uuid, or delete_data is not true or false */
             400: {
@@ -9308,6 +9985,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9435,6 +10123,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-createConnectSession": {
@@ -9548,6 +10247,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9764,6 +10474,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sync-listSyncRuns": {
@@ -9884,6 +10605,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10011,6 +10743,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sync-getFreshness": {
@@ -10111,6 +10854,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10355,6 +11109,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "pipeline-getPipeline": {
@@ -10455,6 +11220,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, wrong or expired secret */
             401: {
                 headers: {
@@ -10488,6 +11262,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10595,6 +11380,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-rotateTenantWebhookSecret": {
@@ -10695,6 +11491,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10839,6 +11646,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-getTenantSampleStats": {
@@ -10955,6 +11773,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11084,6 +11913,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-getTenantSyncRun": {
@@ -11207,6 +12047,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-getTenantDeletion": {
@@ -11296,6 +12147,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11462,6 +12324,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-listTenantUsers": {
@@ -11552,6 +12425,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11655,6 +12539,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11789,6 +12684,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminMirrors-listTenantWebhooks": {
@@ -11889,6 +12795,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12002,6 +12919,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12128,6 +13056,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12287,6 +13226,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auditLog-listAuditLog": {
@@ -12394,6 +13344,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auditLog-listAdminAuditLog": {
@@ -12495,6 +13456,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12620,6 +13592,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminTenants-listTenants": {
@@ -12697,6 +13680,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12805,6 +13799,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "adminTenants-getTenant": {
@@ -12887,6 +13892,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12984,6 +14000,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13115,6 +14142,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13255,6 +14293,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13406,6 +14455,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "ingest-health-connect": {
@@ -13541,6 +14601,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13686,6 +14757,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "ingest-activity-files": {
@@ -13818,6 +14900,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13959,6 +15052,17 @@ export interface operations {
             /** @description Unexpected error; the cause is logged under the request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

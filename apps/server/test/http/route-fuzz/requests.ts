@@ -388,30 +388,56 @@ function tameParts(operation: Operation, fixtures: Fixtures): fc.Arbitrary<Parts
 
 /** Whole requests for one operation: wild ones, and tame ones that get past validation. */
 export function requestFor(operation: Operation, fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
-  const queryParameters = operation.parameters.filter((p) => p.in === "query");
   return fc
     .oneof({ weight: 2, arbitrary: wildParts(operation, fixtures) }, { weight: 1, arbitrary: tameParts(operation, fixtures) })
-    .map(({ credential, path, query, extraQuery, body, idempotencyKey, requestId }) => {
-      let i = 0;
-      const filledPath = operation.path.replace(/\{[^}]+\}/g, () => path[i++] ?? "");
-      const pairs = queryParameters.flatMap((p, j) => (query[j] ?? []).map((value) => `${encodeURIComponent(p.name)}=${value}`));
-      if (extraQuery !== undefined) pairs.push(extraQuery);
-      const headers: Record<string, string> = {};
-      const authorization = fixtures.credentials[credential];
-      if (authorization !== undefined) headers.authorization = authorization;
-      if (body.contentType !== undefined) headers["content-type"] = body.contentType;
-      if (body.contentEncoding !== undefined) headers["content-encoding"] = body.contentEncoding;
-      if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
-      if (requestId !== undefined) headers["x-request-id"] = requestId;
-      const request: FuzzRequest = {
-        method: operation.method,
-        url: pairs.length > 0 ? `${filledPath}?${pairs.join("&")}` : filledPath,
-        credential,
-        headers,
-        // fetch refuses a body on GET.
-        body: operation.method === "GET" ? undefined : body.body,
-      };
-      // fast-check prints a failing request this way, not as a megabyte of array.
-      return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
-    });
+    .map((parts) => requestOf(operation, fixtures, parts));
+}
+
+/** Past the schema's length limit (or past 64 characters where it names none): every parameter refuses it. */
+const tooLong = (parameter: Parameter) => "a".repeat((parameter.schema.maxLength ?? 64) + 1);
+
+/**
+ * The requests every operation gets besides the random ones, each a tame request with one
+ * thing wrong: every path and query value too long, every path value a malformed escape, a
+ * NUL in an unknown query value, and no credential. Random runs may miss such a boundary
+ * on a route; these never do.
+ */
+export function edgeRequestsFor(operation: Operation, fixtures: Fixtures, seed: number): FuzzRequest[] {
+  const [tame] = fc.sample(tameParts(operation, fixtures), { seed, numRuns: 1 });
+  const pathParameters = operation.parameters.filter((p) => p.in === "path");
+  const queryParameters = operation.parameters.filter((p) => p.in === "query");
+  const variants: Parts[] = [
+    ...pathParameters.flatMap((parameter, i) =>
+      [tooLong(parameter), "%E0%A4%A"].map((value) => ({ ...tame!, path: tame!.path.map((v, j) => (j === i ? value : v)) })),
+    ),
+    ...queryParameters.map((parameter, i) => ({ ...tame!, query: tame!.query.map((v, j) => (j === i ? [tooLong(parameter)] : v)) })),
+    { ...tame!, extraQuery: "x=%00" },
+    { ...tame!, credential: "none" },
+  ];
+  return variants.map((parts) => requestOf(operation, fixtures, parts));
+}
+
+function requestOf(operation: Operation, fixtures: Fixtures, { credential, path, query, extraQuery, body, idempotencyKey, requestId }: Parts): FuzzRequest {
+  const queryParameters = operation.parameters.filter((p) => p.in === "query");
+  let i = 0;
+  const filledPath = operation.path.replace(/\{[^}]+\}/g, () => path[i++] ?? "");
+  const pairs = queryParameters.flatMap((p, j) => (query[j] ?? []).map((value) => `${encodeURIComponent(p.name)}=${value}`));
+  if (extraQuery !== undefined) pairs.push(extraQuery);
+  const headers: Record<string, string> = {};
+  const authorization = fixtures.credentials[credential];
+  if (authorization !== undefined) headers.authorization = authorization;
+  if (body.contentType !== undefined) headers["content-type"] = body.contentType;
+  if (body.contentEncoding !== undefined) headers["content-encoding"] = body.contentEncoding;
+  if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+  if (requestId !== undefined) headers["x-request-id"] = requestId;
+  const request: FuzzRequest = {
+    method: operation.method,
+    url: pairs.length > 0 ? `${filledPath}?${pairs.join("&")}` : filledPath,
+    credential,
+    headers,
+    // fetch refuses a body on GET.
+    body: operation.method === "GET" ? undefined : body.body,
+  };
+  // fast-check prints a failing request this way, not as a megabyte of array.
+  return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
 }
