@@ -3,7 +3,9 @@
 // is imported by the absolute path esbuild resolved it to from the importing package, as
 // pnpm's strict layout lets apps/x see only its own direct dependencies.
 //   node ../../tooling/scripts/bundle.ts src/main.ts
-import { rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { build, type Plugin } from "esbuild";
 
 const entry = process.argv[2];
@@ -26,9 +28,11 @@ const thirdPartyExternal: Plugin = {
   },
 };
 
-rmSync("dist", { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: [entry],
+  // Written below, each file replaced at once: a process starting dist/main.js while this
+  // runs (another `npm run svc`) reads the old file or the new one, never none or half.
+  write: false,
   outfile: "dist/main.js",
   bundle: true,
   platform: "node",
@@ -40,3 +44,10 @@ await build({
   logLevel: "warning",
   plugins: [thirdPartyExternal],
 });
+
+for (const file of result.outputFiles) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  const temporary = `${file.path}.${process.pid}-${randomUUID()}.tmp`;
+  writeFileSync(temporary, file.contents);
+  renameSync(temporary, file.path);
+}

@@ -7,11 +7,14 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { withBuildLock } from "./build-lock.mjs";
 
 const PNPM = "pnpm@10.34.8";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = path.join(root, "node_modules", ".bin");
 const stampFile = path.join(root, "node_modules", ".svc-install-stamp");
+// Beside node_modules, not in it: an install may purge node_modules while the lock is held.
+const buildLock = path.join(root, ".svc-build.lock");
 const env = {
   ...process.env,
   PATH: `${bin}${path.delimiter}${process.env.PATH}`,
@@ -41,9 +44,26 @@ function installInputs() {
   return hash.digest("hex");
 }
 
+/** Exits with the command's code when it fails (a build lock held is then stale: its owner is gone). */
 function run(cmd, cmdArgs, options = {}) {
   const result = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env, ...options });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/**
+ * Installs when needed and runs `build`, one process at a time: two invocations at once
+ * (two `npm run svc` on a fresh clone) would install into one node_modules together, and
+ * one's build would replace files the other is about to run.
+ */
+function prepare(build) {
+  withBuildLock(
+    buildLock,
+    () => {
+      ensureInstalled();
+      build();
+    },
+    { onWait: (owner) => console.error(`svc: waiting for another npm run (process ${owner ?? "?"}) to finish installing or building ...`) },
+  );
 }
 
 function ensureInstalled() {
@@ -71,25 +91,31 @@ function runForeground(cmd, cmdArgs) {
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-ensureInstalled();
 switch (command) {
   case "start":
-    run("turbo", ["run", "build", "--filter=@svc/server", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
+    prepare(() =>
+      run("turbo", ["run", "build", "--filter=@svc/server", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]),
+    );
     runForeground(node, ["--enable-source-maps", "apps/server/dist/main.js", ...args]);
     break;
   case "svc":
     // Build output goes to stderr: stdout of `svc mcp` carries only protocol messages.
-    run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"], { stdio: ["ignore", 2, 2] });
+    prepare(() => run("turbo", ["run", "build", "--filter=@svc/cli", "--output-logs=errors-only"], { stdio: ["ignore", 2, 2] }));
     runForeground(node, ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
     break;
   case "test":
-    run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
     // The browser tests of the console and the share viewer load their builds.
-    run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
+    prepare(() => {
+      run("turbo", ["run", "generate", "--output-logs=errors-only"]);
+      run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
+    });
+    // Outside the lock (it takes a while): its generate step is now a cache hit, which turbo
+    // restores without rewriting unchanged files, so it only reads.
+    run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
     runForeground(path.join(bin, "vitest"), ["run", ...args]);
     break;
   case "bench":
-    run("turbo", ["run", "generate", "--output-logs=errors-only"]);
+    prepare(() => run("turbo", ["run", "generate", "--output-logs=errors-only"]));
     // `npm run bench -- samples` runs bench/samples.bench.ts; the default is users.
     runForeground(node, [`bench/${args[0] ?? "users"}.bench.ts`, ...args.slice(1)]);
     break;

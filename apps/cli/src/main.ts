@@ -15,8 +15,9 @@ import {
   revokeAdminKeyById,
   revokeTenantApiKeyById,
 } from "@svc/core";
-import { withDatabase } from "./database.ts";
+import { migrate, withDatabase } from "./database.ts";
 import { readCliEnv, readMcpLauncherEnv } from "./env.ts";
+import { errorMessage } from "./error-message.ts";
 import { checkInstance } from "./mcp/check-instance.ts";
 import { forwardStdio } from "./mcp/forward-stdio.ts";
 import { resolveMcpTarget } from "./mcp/mcp-target.ts";
@@ -129,11 +130,18 @@ admin
 
 program
   .command("migrate")
-  .description("apply pending database migrations and exit")
+  .description(
+    "apply this build's pending database migrations, print each one, and exit; the only command that changes the schema " +
+      "(the others refuse a schema behind or ahead of their build) and the only one that creates a new embedded database",
+  )
   .action(async () => {
-    // withDatabase applies pending migrations before it runs anything.
-    await withDatabase(readCliEnv(), async () => undefined);
-    console.log("Migrations are up to date.");
+    const { applied, total } = await migrate(readCliEnv());
+    if (applied.length === 0) {
+      console.log(`The database is up to date (${total} migrations); nothing to apply.`);
+      return;
+    }
+    console.log(`Applied ${applied.length} of ${total} migrations:`);
+    for (const name of applied) console.log(`  ${name}`);
   });
 
 program
@@ -187,6 +195,6 @@ dev
 try {
   await program.parseAsync();
 } catch (error) {
-  console.error(`svc: ${(error as Error).message}`);
+  console.error(`svc: ${errorMessage(error)}`);
   process.exit(1);
 }

@@ -33,10 +33,11 @@ describe("svc CLI", () => {
     }
   });
 
-  it("works on the embedded database under SVC_DATA_DIR, which keeps its data between runs", async () => {
+  it("works on the embedded database under SVC_DATA_DIR (created by migrate), which keeps its data between runs", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "svc-cli-"));
     chmodSync(dataDir, 0o755);
     try {
+      await svc(["migrate"], { SVC_DATA_DIR: dataDir });
       await svc(["admin", "tenant", "create", "--name", "one"], { SVC_DATA_DIR: dataDir });
       const second = await svc(["admin", "tenant", "create", "--name", "two"], { SVC_DATA_DIR: dataDir });
       expect(second.stdout).toMatch(/tenant_id: [0-9a-f-]{36}/);

@@ -59,7 +59,10 @@ export async function startService(
     : await openEmbeddedPostgres(path.resolve(env.SVC_DATA_DIR, "postgres"), {
         log: (line) => logger.warn(line),
       });
-  if (!env.DATABASE_URL) logger.info({ data_dir: path.resolve(env.SVC_DATA_DIR) }, "embedded PostgreSQL started");
+  if ("started" in postgres) {
+    const found = postgres.started ? "embedded PostgreSQL started" : "embedded PostgreSQL already running: using it";
+    logger.info({ data_dir: path.resolve(env.SVC_DATA_DIR), new_database: postgres.created }, found);
+  }
 
   if (env.SVC_MIGRATE_ON_START) {
     const applied = await applyMigrations(postgres.url);
