@@ -4,8 +4,10 @@
 //      byte sent until its raw object is processed (HTTP accept, raw store, check, ETL job,
 //      rows), beside a plain COPY of the very rows the ETL stored into the same table.
 //   2. A synthetic export.xml of about BENCH_EXPORT_MB megabytes, streamed from a file.
+//   3. BENCH_SMALL_UPLOADS small uploads (about 4 KB each, 4 users at once): the time until
+//      each is accepted (202), where the raw file's fsync (and its folder's) is paid.
 // Each phase prints the peak RSS and heap of this process (sampled every 50 ms).
-//   npm run bench -- ingest                 (BENCH_SAMPLES=1000000, BENCH_EXPORT_MB=200)
+//   npm run bench -- ingest                 (BENCH_SAMPLES=1000000, BENCH_EXPORT_MB=200, BENCH_SMALL_UPLOADS=400)
 //   BENCH_SAMPLES=100000 BENCH_EXPORT_MB=20 npm run bench -- ingest   (a quick run)
 import { randomUUID } from "node:crypto";
 import { chmodSync, createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -20,9 +22,11 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { createTenant } from "@svc/core";
 import { createDatabase } from "@svc/db";
 import { createLogger, EnvSchema, startService } from "../apps/server/src/index.ts";
+import { ms, pct } from "./timing.ts";
 
 const sampleCount = Number(process.env.BENCH_SAMPLES ?? 1_000_000);
 const exportBytes = Number(process.env.BENCH_EXPORT_MB ?? 200) * 1024 * 1024;
+const smallUploads = Number(process.env.BENCH_SMALL_UPLOADS ?? 400);
 const MB = 1024 * 1024;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
@@ -318,6 +322,36 @@ const exportUser = await uploader();
 const exported = await uploadAndProcess(exportFile, exportUser.token, { "content-type": "application/xml" });
 line("svc end to end", `${rate(exportRecords, exported.totalMs)} records/s, ${(exportSize / MB / (exported.totalMs / 1000)).toFixed(1)} MB/s (ETL alone ${rate(exportRecords, exported.etlMs)} records/s)`);
 rmSync(exportFile);
+
+// ---- 3. Small uploads ---------------------------------------------------------------
+// What each accepted upload costs on its own (auth, raw object row, raw file and its fsync,
+// check, commit): 4 users upload at once, one upload after the other, 50 samples each.
+const LANES = 4;
+console.log(`\n3. Small uploads: ${smallUploads} of 50 samples (about 4 KB) each, ${LANES} users at once`);
+const lanes = await Promise.all(Array.from({ length: LANES }, () => uploader()));
+const acceptTimes: number[] = [];
+let next = 0;
+const smallStarted = performance.now();
+await Promise.all(
+  lanes.map(async ({ token }) => {
+    for (let n = next++; n < smallUploads; n = next++) {
+      const body = Array.from({ length: 50 }, (_, i) => ndjsonLine(sampleCount + n * 50 + i)).join("\n");
+      const started = performance.now();
+      const response = await fetch(`${url}/v1/ingest/apple-health`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+        body,
+      });
+      acceptTimes.push(performance.now() - started);
+      if (response.status !== 202) throw new Error(`small upload answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    }
+  }),
+);
+const smallMs = performance.now() - smallStarted;
+acceptTimes.sort((a, b) => a - b);
+line("uploads accepted", `${rate(smallUploads, smallMs)} uploads/s`);
+line("time to 202 p50 / p95 / p99", `${ms(pct(acceptTimes, 0.5))} / ${ms(pct(acceptTimes, 0.95))} / ${ms(pct(acceptTimes, 0.99))}`);
 
 console.log(`\nprocess maxRSS over the whole run: ${mb(process.resourceUsage().maxRSS * 1024)}; load ${load()}`);
 

@@ -52,8 +52,11 @@ export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): e
     createApiContext({ deps, requestId: req.requestId, header: (name) => req.get(name) });
   const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: Request }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
-    // A 503 from a database that cannot be reached: the operator needs its cause.
-    if (error.code === "SERVICE_UNAVAILABLE") req.log.warn({ err: (error.cause as { cause?: unknown } | undefined)?.cause ?? error }, "database unavailable");
+    // A 503 from a database or raw store that cannot be reached: the operator needs its cause.
+    if (error.code === "SERVICE_UNAVAILABLE") {
+      const appError = error.cause as { cause?: unknown; detail?: string } | undefined;
+      req.log.warn({ err: appError?.cause ?? error }, appError?.detail ?? "service unavailable");
+    }
   };
 
   // Upload bodies are not JSON: their own handlers, ahead of the JSON routes.

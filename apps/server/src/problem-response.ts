@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { AppError, appErrorCodeForStatus, databaseUnavailableError, PROBLEM_CONTENT_TYPE, toProblem, type Problem } from "@svc/core";
+import { AppError, appErrorCodeForStatus, PROBLEM_CONTENT_TYPE, serviceUnavailableError, toProblem, type Problem } from "@svc/core";
 
 export function sendProblem(res: Response, problem: Problem, headers: Record<string, string> = {}): void {
   res.status(problem.status);
@@ -18,7 +18,7 @@ export const notFound: RequestHandler = (req, res) => {
  */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const status = typeof error?.status === "number" ? (error.status as number) : 500;
-  let appError: AppError | undefined = error instanceof AppError ? error : databaseUnavailableError(error);
+  let appError: AppError | undefined = error instanceof AppError ? error : serviceUnavailableError(error);
   if (!appError && status < 500) {
     const detail =
       error?.type === "entity.parse.failed"
@@ -29,6 +29,6 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     appError = new AppError(appErrorCodeForStatus(status), detail);
   }
   if (!appError) req.log.error({ err: error }, "unhandled error");
-  else if (appError.code === "service_unavailable") req.log.warn({ err: error }, "database unavailable");
+  else if (appError.code === "service_unavailable") req.log.warn({ err: error }, appError.detail);
   sendProblem(res, toProblem(appError ?? error, req.requestId), appError?.headers);
 };

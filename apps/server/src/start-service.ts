@@ -7,11 +7,13 @@ import {
   RateLimits,
   DEFAULT_DELIVERY_SCHEDULE,
   DEFAULT_SYNC_SETTINGS,
+  DEFAULT_UPLOAD_SETTINGS,
   loadEncryptionKeys,
   type CoreDeps,
   type DeliverySchedule,
   type ProviderCatalog,
   type SyncSettings,
+  type UploadSettings,
 } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
@@ -50,6 +52,8 @@ export async function startService(
     providerEnv?: Record<string, string>;
     /** Tests: shorter sync retry and quota timings. */
     syncSettings?: SyncSettings;
+    /** Tests: shorter upload heartbeat, lapse and sweep timings. */
+    uploadSettings?: UploadSettings;
     /** Tests: a provider catalog other than this build's registry (e.g. with a test connector). */
     providers?: ProviderCatalog;
   } = {},
@@ -82,6 +86,7 @@ export async function startService(
   const providers = options.providers ?? PROVIDER_REGISTRY;
   const providerConfig = new ProviderConfig(db, sealer, providers, providerSettings);
   const sync = options.syncSettings ?? DEFAULT_SYNC_SETTINGS;
+  const uploads = options.uploadSettings ?? DEFAULT_UPLOAD_SETTINGS;
   const instance = {
     publicUrl: () => publicUrl,
     fhirCodeSystemBase: () => env.SVC_FHIR_CODE_SYSTEM_BASE?.replace(/\/+$/, "") ?? defaultFhirCodeSystemBase(publicUrl),
@@ -91,7 +96,7 @@ export async function startService(
     user: env.SVC_RATE_LIMIT_USER,
     windowSeconds: env.SVC_RATE_LIMIT_WINDOW_SECONDS,
   });
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, instance, rateLimits };
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, uploads, instance, rateLimits };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

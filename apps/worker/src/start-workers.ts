@@ -1,5 +1,6 @@
 import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
 import { registerEtlSweep } from "./handlers/etl-sweep.ts";
+import { registerUploadSweep } from "./handlers/upload-sweep.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerConsentRevoke } from "./handlers/consent-revoke.ts";
@@ -14,6 +15,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerUserDelete(deps);
   await registerEtlRawObject(deps);
   await registerEtlSweep(deps);
+  await registerUploadSweep(deps);
   await registerWebhookDeliver(deps);
   await registerWebhookCleanup(deps);
   await registerProviderErase(deps);

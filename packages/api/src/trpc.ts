@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import { AppError, APP_ERRORS, databaseUnavailableError } from "@svc/core";
+import { AppError, APP_ERRORS, serviceUnavailableError } from "@svc/core";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context.ts";
@@ -34,12 +34,12 @@ const t = initTRPC
 /**
  * tRPC turns any error that is not a TRPCError into INTERNAL_SERVER_ERROR. This gives an
  * AppError its own tRPC code from the error table, keeping the AppError as the cause; an
- * unavailable database becomes the 503 AppError.
+ * unavailable database or raw store becomes the 503 AppError.
  */
 const appErrorsAsTrpcErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
-  const cause = result.error.cause instanceof AppError ? result.error.cause : databaseUnavailableError(result.error.cause);
+  const cause = result.error.cause instanceof AppError ? result.error.cause : serviceUnavailableError(result.error.cause);
   if (cause) {
     throw new TRPCError({ code: APP_ERRORS[cause.code].trpc, message: cause.detail, cause });
   }

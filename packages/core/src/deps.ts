@@ -6,6 +6,7 @@ import type { RawStore } from "./raw-store/raw-store.ts";
 import type { RateLimits } from "./services/rate-limits.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
+import type { UploadSettings } from "./services/upload-settings.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
 /** Addresses of the instance as the outside world sees it. */
@@ -33,6 +34,8 @@ export interface CoreDeps {
   providerConfig: ProviderConfig;
   /** Retry, refresh, quota and chunking rules of sync runs (DEFAULT_SYNC_SETTINGS; tests shorten them). */
   sync: SyncSettings;
+  /** Heartbeat, lapse and sweep timings of uploads still receiving bytes (DEFAULT_UPLOAD_SETTINGS; tests shorten them). */
+  uploads: UploadSettings;
   instance: InstanceSettings;
   /** API calls per caller and window (SVC_RATE_LIMIT_*), counted where the caller is authenticated. */
   rateLimits: RateLimits;

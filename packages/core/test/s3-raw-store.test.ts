@@ -2,9 +2,10 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RawObjectTooLarge, s3RawStore } from "../src/index.ts";
+import { RawObjectTooLarge, RawStoreUnavailable, s3RawStore } from "../src/index.ts";
 import { fakeS3Bucket } from "./helpers/s3-bucket.ts";
 
 const ENDPOINT = "https://s3.example.test";
@@ -18,6 +19,7 @@ const store = s3RawStore({ endpoint: ENDPOINT, bucket: BUCKET, ...CREDENTIALS, p
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
+  server.resetHandlers();
   bucket.objects.clear();
   bucket.requests.length = 0;
 });
@@ -31,6 +33,9 @@ const keyOf = (userId: string) => `${userId}/${randomUUID()}`;
 async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
+
+const s3ErrorAnswer = (status: number, code: string) =>
+  new HttpResponse(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`, { status });
 
 async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const all: Buffer[] = [];
@@ -114,10 +119,48 @@ describe("the S3-compatible raw store", () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe("S3 GET failed: HTTP 404 NoSuchKey");
 
+    // A refused PUT is never an acknowledgement: the upload answers 503 and its client retries.
     const wrong = s3RawStore({ endpoint: ENDPOINT, bucket: BUCKET, ...CREDENTIALS, secretAccessKey: "not-the-secret", spoolDir });
     const refused = await wrong.write(key, chunksOf(Buffer.from("x"), 1), 10).catch((e: unknown) => e);
-    expect((refused as Error).message).toBe("S3 PUT failed: HTTP 403 SignatureDoesNotMatch");
+    expect(refused).toBeInstanceOf(RawStoreUnavailable);
+    expect((refused as Error).message).toBe("The raw store failed to write: S3 PUT answered HTTP 403 SignatureDoesNotMatch");
     expect((refused as Error).message).not.toContain(CREDENTIALS.accessKeyId);
+    expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it("takes only PutObject's acknowledgement (200 with an ETag); a 5xx, no answer or another answer is RawStoreUnavailable naming no key or URL", async () => {
+    const answers: Array<[string, () => Response]> = [
+      ["S3 PUT answered HTTP 503 SlowDown", () => s3ErrorAnswer(503, "SlowDown")],
+      ["S3 PUT answered HTTP 500 InternalError", () => s3ErrorAnswer(500, "InternalError")],
+      ["S3 unreachable: network error", () => HttpResponse.error()],
+      // A proxy or a store that took the request but did not store the object.
+      ["S3 PUT answered 200 without an ETag", () => new HttpResponse(null, { status: 200 })],
+      ["S3 PUT answered HTTP 204", () => new HttpResponse(null, { status: 204, headers: { etag: '"x"' } })],
+    ];
+    for (const [reason, answer] of answers) {
+      server.use(http.put(`${ENDPOINT}/${BUCKET}/*`, answer, { once: true }));
+      const key = keyOf(randomUUID());
+      const error = await store.write(key, chunksOf(randomBytes(1_000), 100), 10_000).catch((e: unknown) => e);
+      expect(error, reason).toBeInstanceOf(RawStoreUnavailable);
+      expect((error as Error).message).toBe(`The raw store failed to write: ${reason}`);
+      expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toMatch(new RegExp(`${key}|${BUCKET}|example`));
+      expect(readdirSync(spoolDir)).toEqual([]);
+    }
+    // A read of an object the store cannot serve right now is unavailable too; a missing one is not.
+    server.use(http.get(`${ENDPOINT}/${BUCKET}/*`, () => s3ErrorAnswer(503, "SlowDown"), { once: true }));
+    expect(await bytesOf(store.read(keyOf(randomUUID()))).catch((e: unknown) => e)).toBeInstanceOf(RawStoreUnavailable);
+    const missing = await bytesOf(store.read(keyOf(randomUUID()))).catch((e: unknown) => e);
+    expect(missing).not.toBeInstanceOf(RawStoreUnavailable);
+  });
+
+  it("passes an error of reading the body on as it is, sends nothing and leaves no spool file", async () => {
+    const broken = new Error("the client went away");
+    async function* body() {
+      yield Buffer.from("first bytes");
+      throw broken;
+    }
+    expect(await store.write(keyOf(randomUUID()), body(), 1_000).catch((e: unknown) => e)).toBe(broken);
+    expect(bucket.requests).toEqual([]);
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 

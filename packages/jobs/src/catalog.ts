@@ -41,13 +41,19 @@ export const JOB_CATALOG = {
     // by polling, which pg-boss slows to every 30 s while NOTIFY is on: poll every second.
     work: { localConcurrency: 8, notifyPollingIntervalSeconds: 1 },
   },
-  // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   // Every 10 minutes: raw objects still pending with no ETL job left to run them (a job cut at
   // shutdown on its last attempt, a give-up that could not reach the database) get a new job.
   "etl-sweep": {
     payload: z.object({}),
     options: { retryLimit: 1, retryDelay: 60 },
   },
+  // Every minute: uploads still receiving whose heartbeat lapsed (their api process died, their
+  // bytes stopped arriving) are dropped, bytes and row (core's upload-sweep.ts).
+  "upload-sweep": {
+    payload: z.object({}),
+    options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
+  },
+  // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   "webhook-cleanup": {
     payload: z.object({}),
     options: { retryLimit: 2, retryDelay: 60 },

@@ -9,6 +9,8 @@ import {
   rawObjectSource,
   RawObjectTooLarge,
   requirePrincipalKind,
+  startUploadHeartbeat,
+  UploadDropped,
   type CoreDeps,
 } from "@svc/core";
 import { checkUpload, UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers";
@@ -19,7 +21,8 @@ const IDEMPOTENCY_KEY = /^.{1,255}$/s;
  * POST /v1/ingest/<route>: the device upload routes. Their bodies are not JSON (gzip
  * NDJSON, CSV, XML, a zip, base64 lines), so they are plain express handlers around the same
  * core services: admit the upload, store its bytes raw, check them line by line (400
- * naming the line), then accept it (202) and queue its ETL.
+ * naming the line), then accept it (202) and queue its ETL. While the bytes arrive and are
+ * checked, the upload's heartbeat shows it alive; without it the upload lapses and is swept.
  */
 export function ingestRouter(deps: CoreDeps): Router {
   const router = Router();
@@ -49,16 +52,24 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       if (declared > route.maxBytes) throw tooLarge(route.maxBytes);
 
       const target = { userId: principal.userId, provider: route.provider, format, contentType: req.get("content-type") ?? "" };
-      const upload = { ...(await beginUpload(deps.db, principal.tenantId, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
+      const upload = { ...(await beginUpload(deps, principal.tenantId, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
+      const heartbeat = startUploadHeartbeat(deps, upload.rawObjectId);
       try {
-        const stored = await deps.rawStore.write(upload.storageKey, bodyOf(req), route.maxBytes);
+        const stored = await deps.rawStore.write(upload.storageKey, heartbeat.watch(bodyOf(req)), route.maxBytes);
         await checkUpload(format, rawObjectSource(deps.rawStore, upload.storageKey, stored.byteSize));
         const { answer, replayed } = await completeUpload(deps, upload, stored);
         if (replayed) res.setHeader("Idempotent-Replayed", "true");
         res.status(202).json(answer);
       } catch (error) {
+        // The body was not read to its end (too large, the store failed, the upload dropped):
+        // the rest of it is still on this connection, which cannot carry another request.
+        if (!req.complete) res.setHeader("Connection", "close");
         await abandonUpload(deps, upload);
-        throw error instanceof RawObjectTooLarge ? tooLarge(route.maxBytes) : error;
+        if (error instanceof RawObjectTooLarge) throw tooLarge(route.maxBytes);
+        if (error instanceof UploadDropped) throw dropped();
+        throw error;
+      } finally {
+        heartbeat.stop();
       }
     } catch (error) {
       next(error);
@@ -68,5 +79,21 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
 
 const tooLarge = (maxBytes: number) => new AppError("payload_too_large", `The body is larger than the ${maxBytes} bytes this route takes.`);
 
-/** The request body as raw bytes (the routes never let express parse it). */
-const bodyOf = (req: Request): AsyncIterable<Uint8Array> => req;
+/** The sweep dropped the upload while it arrived (its bytes had stopped for long, or its heartbeats could not be written): send it again. */
+const dropped = () =>
+  new AppError("service_unavailable", "The upload was dropped while it arrived: its bytes stopped for too long. Send it again.", {
+    headers: { "Retry-After": "1" },
+  });
+
+/**
+ * The request body as raw bytes (the routes never let express parse it). A body that breaks
+ * off before its end (the client aborted, its connection reset) is the client's 400, never
+ * taken for a fault of the service: its ECONNRESET would read as the database's.
+ */
+async function* bodyOf(req: Request): AsyncGenerator<Uint8Array> {
+  try {
+    yield* req;
+  } catch {
+    throw new AppError("bad_request", "The body broke off before its end.");
+  }
+}

@@ -38,7 +38,8 @@ async function syncRun(connectionId: bigint, userId: string, status: "queued" | 
 async function rawObject(userId: string, status: "receiving" | "pending" | "processed" | "failed", byteSize: number, receivedAt: Date) {
   const id = randomUUID();
   await svc.db.rawObject.create({
-    data: { id, userId, provider: "apple_health", format: "apple-health-ndjson", contentType: "application/x-ndjson", storageKey: id, status, byteSize, receivedAt },
+    // An upload's heartbeat beats while its bytes arrive: here the last one was when it began.
+    data: { id, userId, provider: "apple_health", format: "apple-health-ndjson", contentType: "application/x-ndjson", storageKey: id, status, byteSize, receivedAt, heartbeatAt: receivedAt },
   });
 }
 
@@ -69,8 +70,8 @@ async function seedTenant() {
   await syncRun(oura.id, first, "succeeded", ago(2 * HOUR));
 
   await rawObject(first, "pending", 100, ago(HOUR));
-  await rawObject(first, "receiving", 0, ago(60_000));
-  await rawObject(first, "receiving", 0, ago(HOUR)); // died long ago: not running
+  await rawObject(first, "receiving", 0, ago(5_000));
+  await rawObject(first, "receiving", 0, ago(60_000)); // its heartbeat lapsed (its process died): not running
   await rawObject(first, "failed", 10, ago(HOUR));
   await rawObject(first, "processed", 1000, ago(HOUR));
   await rawObject(first, "processed", 5000, ago(48 * HOUR));

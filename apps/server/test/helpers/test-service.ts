@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTenant as createTenantService, type CreatedTenant, type DeliverySchedule, type ProviderCatalog, type SyncSettings } from "@svc/core";
+import { createTenant as createTenantService, type CreatedTenant, type DeliverySchedule, type ProviderCatalog, type SyncSettings, type UploadSettings } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
 import { appendRunLog, createTestDatabase, recordSecrets, recordSecretsIn, recordSecretsOfEnv } from "@svc/testing";
 import { EnvSchema, startService } from "../../src/index.ts";
@@ -47,6 +47,7 @@ export async function startTestService(
     noHttp?: boolean;
     webhookSchedule?: DeliverySchedule;
     syncSettings?: SyncSettings;
+    uploadSettings?: UploadSettings;
     providers?: ProviderCatalog;
   } = {},
 ): Promise<TestService> {
@@ -69,6 +70,7 @@ export async function startTestService(
       webhookSchedule: options.webhookSchedule,
       providerEnv: providerEnvironment(env),
       syncSettings: options.syncSettings,
+      uploadSettings: options.uploadSettings,
       providers: options.providers,
     },
   );

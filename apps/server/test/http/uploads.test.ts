@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -146,14 +147,33 @@ describe("POST /v1/ingest/bluetooth", () => {
     expect((await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"))).status).toBe(202);
   });
 
-  it("answers 429 with Retry-After above the uploads in flight", async () => {
+  it("answers 429 above the uploads in flight, with Retry-After saying when the first of them lapses", async () => {
     const { user, token } = await uploader();
-    for (let i = 0; i < 4; i++) {
-      await svc.db.rawObject.create({ data: { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "x", storageKey: `k${i}` } });
-    }
-    const answer = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
-    expect(answer.status).toBe(429);
-    expect(answer.headers.get("retry-after")).toBe("5");
+    const receiving = (heartbeatAgoMs: number) =>
+      svc.db.rawObject.create({
+        data: { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "x", storageKey: `k${randomUUID()}`, heartbeatAt: new Date(Date.now() - heartbeatAgoMs) },
+      });
+    // Four uploads whose process beat a moment ago: in flight for the 30 s of the lapse.
+    for (let i = 0; i < 4; i++) await receiving(0);
+    const full = await upload(token, heartRateLine(60, "2026-03-01T10:00:00Z"));
+    expect(full.status).toBe(429);
+    expect(Number(full.headers.get("retry-after"))).toBeGreaterThanOrEqual(20);
+    expect(Number(full.headers.get("retry-after"))).toBeLessThanOrEqual(30);
+
+    // The oldest beat 20 s ago: it lapses in about 10 s if its process died.
+    await svc.db.rawObject.deleteMany({ where: { userId: user } });
+    await receiving(20_000);
+    for (let i = 0; i < 3; i++) await receiving(0);
+    const soon = await upload(token, heartRateLine(61, "2026-03-01T10:00:00Z"));
+    expect(soon.status).toBe(429);
+    expect(Number(soon.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(soon.headers.get("retry-after"))).toBeLessThanOrEqual(10);
+
+    // Uploads whose heartbeat lapsed (their process died, their client went away) are not in flight.
+    await svc.db.rawObject.deleteMany({ where: { userId: user } });
+    for (let i = 0; i < 4; i++) await receiving(31_000);
+    const admitted = await upload(token, heartRateLine(62, "2026-03-01T10:00:00Z"));
+    expect(admitted.status, admitted.text).toBe(202);
   });
 
   it("answers 401 for the token of a user being deleted, and the deletion removes the user's raw files", async () => {
@@ -177,13 +197,13 @@ describe("an upload racing an erasure of the provider's data", () => {
   it("answers 409 and keeps nothing when the erasure was requested while the bytes arrived", async () => {
     const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { beginUpload, completeUpload, fileRawStore, isAppError } = await import("@svc/core");
+    const { beginUpload, completeUpload, DEFAULT_UPLOAD_SETTINGS, fileRawStore, isAppError } = await import("@svc/core");
     const { JobQueue } = await import("@svc/jobs");
     const { user } = await uploader();
     const rawStore = fileRawStore(mkdtempSync(path.join(tmpdir(), "svc-raw-")));
     const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
     const target = { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "application/x-ndjson" };
-    const upload = { ...(await beginUpload(svc.db, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
+    const upload = { ...(await beginUpload({ db: svc.db, uploads: DEFAULT_UPLOAD_SETTINGS }, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
     const stored = await rawStore.write(upload.storageKey, Readable.from([Buffer.from(heartRateLine(60, "2026-03-01T10:00:00Z"))]), 1024);
     await svc.db.deletionJob.create({ data: { tenantId, userId: user, provider: "bluetooth", status: "pending" } });
     const jobs = await JobQueue.start(svc.databaseUrl, () => undefined);
@@ -199,12 +219,12 @@ describe("an upload racing the user's deletion", () => {
     const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const path = await import("node:path");
-    const { beginUpload, completeUpload, fileRawStore, isAppError } = await import("@svc/core");
+    const { beginUpload, completeUpload, DEFAULT_UPLOAD_SETTINGS, fileRawStore, isAppError } = await import("@svc/core");
     const { user } = await uploader();
     const rawStore = fileRawStore(mkdtempSync(path.join(tmpdir(), "svc-raw-")));
     const target = { userId: user, provider: "bluetooth", format: "bluetooth-ndjson", contentType: "application/x-ndjson" };
     const tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user } })).tenantId;
-    const upload = { ...(await beginUpload(svc.db, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
+    const upload = { ...(await beginUpload({ db: svc.db, uploads: DEFAULT_UPLOAD_SETTINGS }, tenantId, target)), userId: user, provider: "bluetooth", idempotencyKey: undefined };
     const stored = await rawStore.write(upload.storageKey, Readable.from([Buffer.from(heartRateLine(60, "2026-03-01T10:00:00Z"))]), 1024);
     // The token was accepted; now the tenant deletes the user before the upload completes.
     expect((await svc.call(`/v1/users/${user}`, { key, method: "DELETE" })).status).toBe(202);

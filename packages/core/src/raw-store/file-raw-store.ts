@@ -1,13 +1,18 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import fs, { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { promisify } from "node:util";
 import { measuredBody } from "./measured-body.ts";
-import type { RawStore } from "./raw-store.ts";
+import { asRawStoreFault, type RawStore } from "./raw-store.ts";
 
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
-/** Raw objects as files under one root folder: `<root>/<user id>/<raw object id>`. */
+/**
+ * Raw objects as files under one root folder: `<root>/<user id>/<raw object id>`. A write
+ * resolves once the file and the folder entries that lead to it are fsynced: the upload's
+ * row, committed next, never names bytes a power loss can take away.
+ */
 export function fileRawStore(root: string): RawStore {
   const fileOf = (key: string) => {
     if (!KEY.test(key)) throw new Error("raw object keys are <user id>/<raw object id>");
@@ -16,13 +21,18 @@ export function fileRawStore(root: string): RawStore {
   return {
     async write(key, body, maxBytes) {
       const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true });
-      const measured = measuredBody(maxBytes);
+      const measured = measuredBody(body, maxBytes);
       try {
-        await pipeline(body, measured.stream, createWriteStream(file));
+        const created = await mkdir(path.dirname(file), { recursive: true });
+        // Opened before a byte of the body is read: a folder it may not write, a read-only
+        // disk fail here, and the caller can still answer a client that is sending.
+        const fd = await promisify(fs.open)(file, "w");
+        // flush: the stream fsyncs the file before it closes it.
+        await pipeline(measured.chunks, createWriteStream(file, { fd, flush: true }));
+        await syncFolders(path.dirname(file), created);
       } catch (error) {
-        await rm(file, { force: true });
-        throw error;
+        await rm(file, { force: true }).catch(() => undefined);
+        throw measured.isBodyError(error) ? error : asRawStoreFault("write", error);
       }
       return measured.result();
     },
@@ -33,10 +43,43 @@ export function fileRawStore(root: string): RawStore {
       if (endExclusive <= start) return (async function* () {})();
       return createReadStream(file, { start, end: endExclusive - 1 });
     },
-    delete: (key) => rm(fileOf(key), { force: true }),
+    async delete(key) {
+      const file = fileOf(key);
+      await rm(file, { force: true }).catch((error: unknown) => {
+        // A folder on the way is not one: the file cannot be there.
+        if ((error as { code?: unknown }).code === "ENOTDIR") return;
+        throw asRawStoreFault("delete", error);
+      });
+    },
     async deleteUser(userId) {
       if (!/^[0-9a-f-]{36}$/.test(userId)) throw new Error("not a user id");
-      await rm(path.join(root, userId), { recursive: true, force: true });
+      await rm(path.join(root, userId), { recursive: true, force: true }).catch((error: unknown) => {
+        throw asRawStoreFault("delete", error);
+      });
     },
   };
+}
+
+/**
+ * fsyncs the folder a file was just written into, and, when mkdir created folders on the way
+ * (`firstCreated`, the topmost), the parent of each of them: their entries are new as well.
+ */
+async function syncFolders(folder: string, firstCreated: string | undefined): Promise<void> {
+  await syncFolder(folder);
+  if (firstCreated === undefined) return;
+  for (let created = folder; ; created = path.dirname(created)) {
+    const parent = path.dirname(created);
+    await syncFolder(parent);
+    if (created === firstCreated || parent === created) return;
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, "r");
+  try {
+    // fs.fsync of the module, as the write stream's flush calls it (one place to watch in tests).
+    await promisify(fs.fsync)(handle.fd);
+  } finally {
+    await handle.close();
+  }
 }

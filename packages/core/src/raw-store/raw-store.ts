@@ -3,7 +3,12 @@
  * S3-compatible object store. Keys are `<user id>/<raw object id>`.
  */
 export interface RawStore {
-  /** Streams `body` into a new object, counting and hashing it; throws `RawObjectTooLarge` past `maxBytes`. */
+  /**
+   * Streams `body` into a new object, counting and hashing it, and resolves only once the
+   * object is durable (fsynced, or acknowledged by the object store). Throws
+   * `RawObjectTooLarge` past `maxBytes`, what reading `body` threw as it is, and
+   * `RawStoreUnavailable` when the store cannot take the bytes.
+   */
   write(key: string, body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ byteSize: number; sha256: string }>;
   read(key: string): AsyncIterable<Uint8Array>;
   /** The bytes from `start` up to (not including) `endExclusive`; a zip is read from its end this way. */
@@ -36,4 +41,39 @@ export class RawObjectTooLarge extends Error {
     super(`The body is larger than ${maxBytes} bytes.`);
     this.maxBytes = maxBytes;
   }
+}
+
+/**
+ * The raw store could not do its part (a disk full, read-only or failing, a folder it may not
+ * write, an object store answering 5xx or not at all): a fault of the service that usually
+ * clears. Carries the store's error code (e.g. ENOSPC, `HTTP 503 SlowDown`) and the failed
+ * operation, never a path, a key or a URL; the original error is left out for that reason.
+ */
+export class RawStoreUnavailable extends Error {
+  readonly operation: string;
+  readonly reason: string;
+  constructor(operation: string, reason: string) {
+    super(`The raw store failed to ${operation}: ${reason}`);
+    this.name = "RawStoreUnavailable";
+    this.operation = operation;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A system error of the store's own I/O (ENOSPC, EACCES, EROFS, EIO, EMFILE, ECONNREFUSED, …,
+ * also as the cause of fetch's TypeError) as RawStoreUnavailable, keeping only its code and
+ * call; any other error (a bug) as it is.
+ */
+export function asRawStoreFault(operation: string, error: unknown): unknown {
+  if (error instanceof RawStoreUnavailable) return error;
+  const system = systemError(error) ?? (error instanceof Error ? systemError(error.cause) : undefined);
+  if (!system) return error;
+  return new RawStoreUnavailable(operation, system.syscall ? `${system.code} (${system.syscall})` : system.code);
+}
+
+function systemError(error: unknown): { code: string; syscall?: string } | undefined {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  if (typeof code !== "string" || !/^E[A-Z0-9]+$/.test(code)) return undefined;
+  return { code, syscall: typeof syscall === "string" && /^[a-z_]+$/.test(syscall) ? syscall : undefined };
 }

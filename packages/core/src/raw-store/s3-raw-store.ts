@@ -5,7 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { AwsClient } from "aws4fetch";
 import { measuredBody } from "./measured-body.ts";
-import type { RawStore } from "./raw-store.ts";
+import { asRawStoreFault, RawStoreUnavailable, type RawStore } from "./raw-store.ts";
 
 export interface S3RawStoreOptions {
   /** Base URL of the S3 API, e.g. https://s3.eu-central-1.amazonaws.com or a MinIO/R2 URL; buckets are addressed path-style. */
@@ -31,7 +31,10 @@ const DELETE_CONCURRENCY = 16;
  * Raw objects in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, …), signed with
  * SigV4: `<prefix><user id>/<raw object id>`. A body is spooled to a file while it is
  * counted and hashed, then sent in one PUT with its length and signed SHA-256, so nothing
- * is held in memory and a body past the limit never reaches the bucket.
+ * is held in memory and a body past the limit never reaches the bucket. A write resolves
+ * only on PutObject's own acknowledgement (200 with an ETag): the object store has then
+ * checked the signed SHA-256 and stored the object durably. A store that cannot be
+ * reached or answers 5xx is RawStoreUnavailable; so is any refused PUT.
  */
 export function s3RawStore(options: S3RawStoreOptions): RawStore {
   const prefix = normalizedPrefix(options.prefix ?? "");
@@ -50,22 +53,33 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
     return `${prefix}${key}`;
   };
 
-  /** One signed request; the payload's SHA-256 is signed too (the empty one without a body). */
-  async function send(method: string, url: string, init: { headers?: Record<string, string>; body?: AsyncIterable<Uint8Array> } = {}) {
+  /**
+   * One signed request; the payload's SHA-256 is signed too (the empty one without a body).
+   * A store that cannot be reached is RawStoreUnavailable.
+   */
+  async function send(operation: string, method: string, url: string, init: { headers?: Record<string, string>; body?: AsyncIterable<Uint8Array> } = {}) {
     const headers = { "x-amz-content-sha256": EMPTY_SHA256, ...init.headers };
     const request = await client.sign(url, { method, headers, body: init.body, duplex: "half" } as RequestInit);
-    return fetch(request);
+    try {
+      return await fetch(request);
+    } catch (error) {
+      throw unreachable(operation, error);
+    }
   }
 
   async function* getBody(what: string, url: string, headers: Record<string, string>, expected: number) {
-    const response = await send("GET", url, { headers });
-    if (response.status !== expected || !response.body) throw await failure(response, what);
-    yield* response.body;
+    const response = await send("read", "GET", url, { headers });
+    if (response.status !== expected || !response.body) throw await failure(response, what, "read");
+    try {
+      yield* response.body;
+    } catch (error) {
+      throw unreachable("read", error);
+    }
   }
 
   async function deleteObject(fullKey: string) {
-    const response = await send("DELETE", objectUrl(fullKey));
-    if (!response.ok && response.status !== 404) throw await failure(response, "DELETE");
+    const response = await send("delete", "DELETE", objectUrl(fullKey));
+    if (!response.ok && response.status !== 404) throw await failure(response, "DELETE", "delete");
     await response.body?.cancel();
   }
 
@@ -75,8 +89,8 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
     url.searchParams.set("list-type", "2");
     url.searchParams.set("prefix", listPrefix);
     if (token) url.searchParams.set("continuation-token", token);
-    const response = await send("GET", url.toString());
-    if (!response.ok) throw await failure(response, "ListObjectsV2");
+    const response = await send("delete", "GET", url.toString());
+    if (!response.ok) throw await failure(response, "ListObjectsV2", "delete");
     const xml = await response.text();
     const keys = [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => xmlText(m[1] ?? ""));
     const truncated = /<IsTruncated>\s*true\s*<\/IsTruncated>/.test(xml);
@@ -88,21 +102,25 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
   return {
     async write(key, body, maxBytes) {
       const url = objectUrl(keyOf(key));
-      await mkdir(options.spoolDir, { recursive: true });
       const spool = path.join(options.spoolDir, `${randomUUID()}.upload`);
+      const measured = measuredBody(body, maxBytes);
       try {
-        const measured = measuredBody(maxBytes);
-        await pipeline(body, measured.stream, createWriteStream(spool));
+        await mkdir(options.spoolDir, { recursive: true });
+        await pipeline(measured.chunks, createWriteStream(spool));
         const stored = measured.result();
-        const response = await send("PUT", url, {
+        const response = await send("write", "PUT", url, {
           headers: { "content-length": String(stored.byteSize), "content-type": "application/octet-stream", "x-amz-content-sha256": stored.sha256 },
           body: createReadStream(spool),
         });
-        if (!response.ok) throw await failure(response, "PUT");
+        // PutObject answers 200 with the object's ETag once it is stored; anything else is no acknowledgement.
+        if (response.status !== 200) throw await failure(response, "PUT", "write", true);
         await response.body?.cancel();
+        if (!response.headers.get("etag")) throw new RawStoreUnavailable("write", "S3 PUT answered 200 without an ETag");
         return stored;
+      } catch (error) {
+        throw measured.isBodyError(error) ? error : asRawStoreFault("write", error);
       } finally {
-        await rm(spool, { force: true });
+        await rm(spool, { force: true }).catch(() => undefined);
       }
     },
     read: (key) => getBody("GET", objectUrl(keyOf(key)), {}, 200),
@@ -133,11 +151,22 @@ function normalizedPrefix(prefix: string): string {
   return `${trimmed}/`;
 }
 
-/** An S3 error as an Error naming the operation, the status and S3's error code; never the URL or a header. */
-async function failure(response: Response, what: string): Promise<Error> {
+/**
+ * An S3 error answer as an Error naming the operation, the status and S3's error code; never
+ * the URL or a header. A 5xx (or any answer, when `alwaysUnavailable`) is RawStoreUnavailable.
+ */
+async function failure(response: Response, what: string, operation: string, alwaysUnavailable = false): Promise<Error> {
   const text = await response.text().catch(() => "");
   const code = /<Code>([A-Za-z0-9.]{1,100})<\/Code>/.exec(text)?.[1];
-  return new Error(`S3 ${what} failed: HTTP ${response.status}${code ? ` ${code}` : ""}`);
+  const answer = `HTTP ${response.status}${code ? ` ${code}` : ""}`;
+  if (alwaysUnavailable || response.status >= 500) return new RawStoreUnavailable(operation, `S3 ${what} answered ${answer}`);
+  return new Error(`S3 ${what} failed: ${answer}`);
+}
+
+/** fetch failing (no answer, or the answer's body broke off) as RawStoreUnavailable with the network error's code only. */
+function unreachable(operation: string, error: unknown): RawStoreUnavailable {
+  const code = (error instanceof Error ? (error.cause as { code?: unknown } | undefined)?.code : undefined) ?? (error as { code?: unknown } | undefined)?.code;
+  return new RawStoreUnavailable(operation, `S3 unreachable: ${typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : "network error"}`);
 }
 
 const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };

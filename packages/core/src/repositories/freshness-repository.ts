@@ -5,7 +5,7 @@ export interface UploadSourceRow {
   provider: string;
   /** When the latest upload that was processed arrived. */
   lastProcessedAt: Date | null;
-  /** Uploads arriving (since `receivingSince`) or waiting for their ETL. */
+  /** Uploads arriving (a heartbeat within the lapse) or waiting for their ETL. */
   inFlight: number;
   /** Status of the latest upload. */
   latestStatus: "receiving" | "pending" | "processed" | "failed";
@@ -15,12 +15,12 @@ export interface UploadSourceRow {
 }
 
 /** The user's uploads per provider (of `providers`), one row per provider that has any. */
-export function listUploadSources(db: DbClient, userId: string, providers: readonly string[], receivingSince: Date): Promise<UploadSourceRow[]> {
+export function listUploadSources(db: DbClient, userId: string, providers: readonly string[], lapseMs: number): Promise<UploadSourceRow[]> {
   if (providers.length === 0) return Promise.resolve([]);
   return db.$queryRaw<UploadSourceRow[]>`
     SELECT provider,
       max(received_at) FILTER (WHERE status = 'processed') AS "lastProcessedAt",
-      (count(*) FILTER (WHERE status = 'pending' OR (status = 'receiving' AND received_at > ${receivingSince}::timestamptz)))::int AS "inFlight",
+      (count(*) FILTER (WHERE status = 'pending' OR (status = 'receiving' AND heartbeat_at > now() - ${lapseMs} * interval '1 millisecond')))::int AS "inFlight",
       (array_agg(status::text ORDER BY received_at DESC))[1] AS "latestStatus",
       (array_agg(error ORDER BY received_at DESC) FILTER (WHERE status = 'failed'))[1] AS "lastError",
       max(processed_at) FILTER (WHERE status = 'failed') AS "lastErrorAt"

@@ -73,11 +73,11 @@ export interface RawObjectCounts {
   failed: number;
 }
 
-/** Raw objects waiting for the ETL, uploads receiving bytes since `receivingSince`, and raw objects the ETL gave up on. */
-export async function countRawObjectsInProcessing(db: DbClient, tenantId: string, receivingSince: Date): Promise<RawObjectCounts> {
+/** Raw objects waiting for the ETL, uploads receiving bytes (a heartbeat within `lapseMs`), and raw objects the ETL gave up on. */
+export async function countRawObjectsInProcessing(db: DbClient, tenantId: string, lapseMs: number): Promise<RawObjectCounts> {
   const [counts] = await db.$queryRaw<RawObjectCounts[]>`
     SELECT (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending,
-           (count(*) FILTER (WHERE r.status = 'receiving' AND r.received_at > ${receivingSince}))::int AS receiving,
+           (count(*) FILTER (WHERE r.status = 'receiving' AND r.heartbeat_at > now() - ${lapseMs} * interval '1 millisecond'))::int AS receiving,
            (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed
     FROM raw_objects r JOIN users u ON u.id = r.user_id
     WHERE u.tenant_id = ${tenantId}::uuid AND r.status IN ('pending', 'receiving', 'failed')`;

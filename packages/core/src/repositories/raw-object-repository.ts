@@ -27,9 +27,25 @@ export function insertReceivingRawObject(
   return db.rawObject.create({ data: { ...input, status: "receiving" }, select: rawObjectFields });
 }
 
-/** Uploads of the user still receiving bytes, started after `since` (older ones are taken to have died). */
-export function countReceivingUploads(db: DbClient, userId: string, since: Date): Promise<number> {
-  return db.rawObject.count({ where: { userId, status: "receiving", receivedAt: { gt: since } } });
+/**
+ * The user's uploads in flight: receiving, with a heartbeat within `lapseMs` (one whose process
+ * died or whose bytes stopped arriving lapses). `secondsToLapse`: when the first of them lapses
+ * if it beats no more (rounded up; null when there is none).
+ */
+export async function countLiveUploads(db: DbClient, userId: string, lapseMs: number): Promise<{ count: number; secondsToLapse: number | null }> {
+  const [row] = await db.$queryRaw<Array<{ count: number; secondsToLapse: number | null }>>`
+    SELECT count(*)::int AS count,
+           ceil(extract(epoch FROM min(heartbeat_at) + ${lapseMs} * interval '1 millisecond' - now()))::int AS "secondsToLapse"
+    FROM raw_objects
+    WHERE user_id = ${userId}::uuid AND status = 'receiving' AND heartbeat_at > now() - ${lapseMs} * interval '1 millisecond'`;
+  return row!;
+}
+
+/** Records that the upload's process is alive; false when the upload is no longer receiving (committed, or dropped by the sweep). */
+export async function beatReceivingUpload(db: DbClient, id: string): Promise<boolean> {
+  const updated = await db.$executeRaw`
+    UPDATE raw_objects SET heartbeat_at = now() WHERE id = ${id}::uuid AND status = 'receiving' AND heartbeat_at IS NOT NULL`;
+  return updated === 1;
 }
 
 export function findRawObject(db: DbClient, id: string): Promise<RawObjectRow | null> {
@@ -40,12 +56,17 @@ export function findRawObjectByUploadKey(db: DbClient, userId: string, provider:
   return db.rawObject.findUnique({ where: { userId_provider_uploadKey: { userId, provider, uploadKey } }, select: rawObjectFields });
 }
 
-export function markRawObjectStored(db: DbClient, id: string, input: { byteSize: number; sha256: string; uploadKey: string }): Promise<RawObjectRow> {
-  return db.rawObject.update({
-    where: { id },
+/** Turns a receiving upload pending; null when it is no longer receiving (dropped by the sweep meanwhile). */
+export async function markRawObjectStored(
+  db: DbClient,
+  id: string,
+  input: { byteSize: number; sha256: string; uploadKey: string },
+): Promise<RawObjectRow | null> {
+  const { count } = await db.rawObject.updateMany({
+    where: { id, status: "receiving", heartbeatAt: { not: null } },
     data: { byteSize: BigInt(input.byteSize), sha256: input.sha256, uploadKey: input.uploadKey, status: "pending" },
-    select: rawObjectFields,
   });
+  return count === 1 ? db.rawObject.findUniqueOrThrow({ where: { id }, select: rawObjectFields }) : null;
 }
 
 export function markRawObjectProcessed(db: DbClient, id: string, summary: Prisma.InputJsonValue) {
@@ -56,8 +77,38 @@ export function markRawObjectFailed(db: DbClient, id: string, error: string) {
   return db.rawObject.update({ where: { id }, data: { status: "failed", error, processedAt: new Date() } });
 }
 
-export function deleteRawObjectRow(db: DbClient, id: string) {
-  return db.rawObject.deleteMany({ where: { id } });
+/**
+ * Marks a receiving upload as being dropped (heartbeat null): from now on no heartbeat revives it
+ * and no commit keeps it. `gone` when its row no longer exists, `kept` when it was committed.
+ */
+export async function markUploadDropped(db: DbClient, id: string): Promise<"dropped" | "gone" | "kept"> {
+  const updated = await db.$executeRaw`
+    UPDATE raw_objects SET heartbeat_at = NULL WHERE id = ${id}::uuid AND status = 'receiving'`;
+  if (updated === 1) return "dropped";
+  const row = await db.rawObject.findUnique({ where: { id }, select: { id: true } });
+  return row ? "kept" : "gone";
+}
+
+/** Marks the receiving uploads whose last heartbeat is older than `lapsedMs` as being dropped. */
+export function markLapsedUploadsDropped(db: DbClient, lapsedMs: number): Promise<number> {
+  return db.$executeRaw`
+    UPDATE raw_objects SET heartbeat_at = NULL
+    WHERE status = 'receiving' AND heartbeat_at < now() - ${lapsedMs} * interval '1 millisecond'`;
+}
+
+/** Uploads being dropped (their bytes and row still to delete), oldest first. */
+export function findDroppedUploads(db: DbClient, limit: number): Promise<Array<{ id: string; storageKey: string }>> {
+  return db.rawObject.findMany({
+    where: { status: "receiving", heartbeatAt: null },
+    select: { id: true, storageKey: true },
+    orderBy: { receivedAt: "asc" },
+    take: limit,
+  });
+}
+
+/** Deletes the row of an upload being dropped, once its bytes are gone. */
+export function deleteDroppedUpload(db: DbClient, id: string) {
+  return db.rawObject.deleteMany({ where: { id, status: "receiving", heartbeatAt: null } });
 }
 
 /** Locks the raw object's row until the transaction ends (one ETL of it at a time); its status, null when it is gone. */

@@ -2,7 +2,6 @@ import type { CoreDeps } from "../deps.ts";
 import { listUserSyncConnections, type SyncConnectionRow } from "../repositories/connection-health-repository.ts";
 import { listUploadSources, type UploadSourceRow } from "../repositories/freshness-repository.ts";
 import { countActiveRunsOfConnections } from "../repositories/sync-run-repository.ts";
-import { RECEIVING_TIMEOUT_MS } from "./uploads.ts";
 import { requireActiveUser } from "./users.ts";
 
 export const FRESHNESS_STATES = ["fresh", "stale", "failing", "syncing", "needs_reauth", "disconnected"] as const;
@@ -33,7 +32,7 @@ export interface FreshnessDto {
  * failed), `stale` (nothing processed for 48 hours), else `fresh`.
  */
 export async function getFreshness(
-  deps: Pick<CoreDeps, "db" | "providers">,
+  deps: Pick<CoreDeps, "db" | "providers" | "uploads">,
   tenantId: string,
   userId: string,
 ): Promise<{ data: FreshnessDto[] }> {
@@ -43,7 +42,7 @@ export async function getFreshness(
   const active = await countActiveRunsOfConnections(deps.db, connections.map((connection) => connection.id));
   const syncing = new Set(active.filter((row) => row._count._all > 0).map((row) => row.connectionId));
   const deviceProviders = deps.providers.all().filter((provider) => provider.kind === "device").map((provider) => provider.slug);
-  const uploads = await listUploadSources(deps.db, userId, deviceProviders, new Date(now.getTime() - RECEIVING_TIMEOUT_MS));
+  const uploads = await listUploadSources(deps.db, userId, deviceProviders, deps.uploads.lapseMs);
   return {
     data: [
       ...connections.map((connection) => connectionFreshness(deps, connection, syncing.has(connection.id), now)),

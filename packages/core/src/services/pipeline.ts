@@ -13,7 +13,6 @@ import {
   type SyncRunCounts,
 } from "../repositories/pipeline-repository.ts";
 import { providerOnForTenant } from "./tenant-providers.ts";
-import { RECEIVING_TIMEOUT_MS } from "./uploads.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -43,7 +42,7 @@ export interface PipelineDto {
  * GET /v1/pipeline: where the tenant's data stands, from connections to webhook deliveries.
  * A source is enabled when the tenant can use it (as GET /v1/providers lists it).
  */
-export async function getPipeline(deps: Pick<CoreDeps, "db" | "providers" | "providerConfig">, tenantId: string): Promise<PipelineDto> {
+export async function getPipeline(deps: Pick<CoreDeps, "db" | "providers" | "providerConfig" | "uploads">, tenantId: string): Promise<PipelineDto> {
   const { db } = deps;
   const now = new Date();
   const dayAgo = new Date(now.getTime() - DAY_MS);
@@ -52,7 +51,7 @@ export async function getPipeline(deps: Pick<CoreDeps, "db" | "providers" | "pro
     countConnectionsByProvider(db, tenantId),
     findPausedApplications(db, tenantId, now),
     countSyncRuns(db, tenantId, dayAgo),
-    countRawObjectsInProcessing(db, tenantId, new Date(now.getTime() - RECEIVING_TIMEOUT_MS)),
+    countRawObjectsInProcessing(db, tenantId, deps.uploads.lapseMs),
     countRejectedRecords(db, tenantId),
     countRawObjectsStored(db, tenantId, dayAgo),
     countDeliveries(db, tenantId),

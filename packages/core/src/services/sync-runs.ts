@@ -239,7 +239,7 @@ export async function queueNotifiedPulls(
  * parses them like pulled ones). The same bytes stored before are not stored again.
  */
 export async function storePushedPayloads(
-  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore" | "providers" | "providerConfig">,
+  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore" | "uploads" | "providers" | "providerConfig">,
   provider: string,
   payloads: readonly PushedPayload[],
   applicationId: string,

@@ -2,23 +2,22 @@ import { createHash, randomUUID } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
-  countReceivingUploads,
-  deleteRawObjectRow,
+  countLiveUploads,
+  deleteDroppedUpload,
   erasureRunning,
   findRawObjectByUploadKey,
   insertReceivingRawObject,
   lockUserForUpload,
   markRawObjectStored,
+  markUploadDropped,
   type RawObjectRow,
 } from "../repositories/raw-object-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
 import { isUniqueViolation } from "../repositories/prisma-errors.ts";
 import { requireProviderOnForTenant } from "./tenant-providers.ts";
+import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";
 
 /** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */
 export const UPLOADS_IN_FLIGHT_PER_USER = 4;
-/** An upload still receiving after this long is taken to have died and stops counting. */
-export const RECEIVING_TIMEOUT_MS = 15 * 60_000;
 
 export interface UploadTarget {
   userId: string;
@@ -47,21 +46,25 @@ const answerOf = (row: RawObjectRow): UploadAnswer => ({
 /**
  * Admits an upload before its bytes are read: 403 while an admin switched the provider
  * off for the tenant, 409 while an erasure of the user's data of this provider runs, 429
- * above the uploads in flight. Reserves its raw object.
+ * above the uploads in flight (receiving, with a live heartbeat) with Retry-After saying
+ * when the first of them lapses if its process stopped beating. Reserves its raw object.
  */
 export async function beginUpload(
-  db: DbClient,
+  deps: Pick<CoreDeps, "db" | "uploads">,
   tenantId: string,
   target: UploadTarget,
 ): Promise<{ rawObjectId: string; storageKey: string }> {
+  const { db } = deps;
   await requireProviderOnForTenant(db, tenantId, target.provider);
   if (await erasureRunning(db, target.userId, target.provider)) {
     throw new AppError("conflict", `The user's ${target.provider} data is being erased; uploads are refused until the erasure is done.`);
   }
-  const inFlight = await countReceivingUploads(db, target.userId, new Date(Date.now() - RECEIVING_TIMEOUT_MS));
-  if (inFlight >= UPLOADS_IN_FLIGHT_PER_USER) {
+  const inFlight = await countLiveUploads(db, target.userId, deps.uploads.lapseMs);
+  if (inFlight.count >= UPLOADS_IN_FLIGHT_PER_USER) {
+    const lapseSeconds = Math.ceil(deps.uploads.lapseMs / 1000);
+    const retryAfter = Math.min(Math.max(inFlight.secondsToLapse ?? 1, 1), lapseSeconds);
     throw new AppError("too_many_requests", `At most ${UPLOADS_IN_FLIGHT_PER_USER} uploads of a user may be in flight; retry when one is done.`, {
-      headers: { "Retry-After": "5" },
+      headers: { "Retry-After": String(retryAfter) },
     });
   }
   const rawObjectId = randomUUID();
@@ -74,8 +77,9 @@ export async function beginUpload(
  * Ends an upload whose bytes are stored and checked. A repeat (same Idempotency-Key, or
  * without one the same bytes) keeps nothing new and answers the first upload again; the
  * same key with other bytes is 422, and while the first is still arriving 409. A user
- * whose deletion started while the bytes arrived gets 410 and nothing is kept. Otherwise
- * the raw object turns pending and its ETL job is queued in the same transaction.
+ * whose deletion started while the bytes arrived gets 410 and nothing is kept; nothing is
+ * kept either of an upload the sweep dropped meanwhile (UploadDropped). Otherwise the raw
+ * object turns pending and its ETL job is queued in the same transaction.
  */
 export async function completeUpload(
   deps: Pick<CoreDeps, "db" | "jobs" | "rawStore">,
@@ -106,12 +110,14 @@ export async function completeUpload(
       throw new AppError("conflict", "An upload with this Idempotency-Key is still arriving.");
     case "mismatch":
       throw new AppError("unprocessable", "This Idempotency-Key was used for an upload with other bytes.");
+    case "dropped":
+      throw new UploadDropped();
   }
 }
 
 type UploadOutcome =
   | { kind: "stored" | "replay"; row: RawObjectRow }
-  | { kind: "gone" | "erasing" | "running" | "mismatch" };
+  | { kind: "gone" | "erasing" | "running" | "mismatch" | "dropped" };
 
 /** One try at keeping an upload, in one transaction: what completeUpload answers depends on it. */
 function settleUpload(
@@ -133,15 +139,28 @@ function settleUpload(
       return { kind: "replay", row: first };
     }
     const row = await markRawObjectStored(tx, upload.rawObjectId, { ...stored, uploadKey });
+    if (!row) return { kind: "dropped" };
     await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
     return { kind: "stored", row };
   });
 }
 
-/** Drops an upload that was refused or broke off: its bytes and its row. */
-export async function abandonUpload(deps: Pick<CoreDeps, "db" | "rawStore">, upload: { rawObjectId: string; storageKey: string }) {
-  await deps.rawStore.delete(upload.storageKey);
-  await deleteRawObjectRow(deps.db, upload.rawObjectId);
+/**
+ * Drops an upload that was refused or broke off: its bytes and its row, unless it was
+ * committed (the commit may have reached the database although its answer did not). The row
+ * is first marked as being dropped, so no heartbeat revives it and no commit keeps it, then
+ * the bytes go, then the row. Never throws: what it cannot do now (the database or the raw
+ * store away) the upload sweep does once the upload's heartbeat lapsed.
+ */
+export async function abandonUpload(deps: Pick<CoreDeps, "db" | "rawStore">, upload: { rawObjectId: string; storageKey: string }): Promise<void> {
+  try {
+    // "gone": the sweep deleted the row already; the bytes, written later, are this upload's alone.
+    if ((await markUploadDropped(deps.db, upload.rawObjectId)) === "kept") return;
+    await deps.rawStore.delete(upload.storageKey);
+    await deleteDroppedUpload(deps.db, upload.rawObjectId);
+  } catch {
+    // Left to the upload sweep.
+  }
 }
 
 /** A provider payload larger than this is refused (no API answer of a day's data comes near it). */
@@ -154,7 +173,7 @@ export const MAX_PROVIDER_PAYLOAD_BYTES = 64 * 1024 * 1024;
  * again (`stored: false`). Errors of completeUpload (user being deleted 410, erasure 409) pass.
  */
 export async function storeRawPayload(
-  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore">,
+  deps: Pick<CoreDeps, "db" | "jobs" | "rawStore" | "uploads">,
   target: UploadTarget,
   body: Buffer,
 ): Promise<{ rawObjectId: string; stored: boolean }> {
@@ -165,15 +184,18 @@ export async function storeRawPayload(
   const storageKey = `${target.userId}/${rawObjectId}`;
   await insertReceivingRawObject(deps.db, { id: rawObjectId, storageKey, ...target });
   const upload = { rawObjectId, storageKey, userId: target.userId, provider: target.provider, idempotencyKey: undefined };
-  let written: { byteSize: number; sha256: string };
+  const heartbeat = startUploadHeartbeat(deps, rawObjectId);
+  heartbeat.busy();
   try {
-    written = await deps.rawStore.write(storageKey, oneChunk(body), MAX_PROVIDER_PAYLOAD_BYTES);
+    const written = await deps.rawStore.write(storageKey, oneChunk(body), MAX_PROVIDER_PAYLOAD_BYTES);
+    const { answer, replayed } = await completeUpload(deps, upload, written);
+    return { rawObjectId: answer.upload_id, stored: !replayed };
   } catch (error) {
     await abandonUpload(deps, upload);
     throw error;
+  } finally {
+    heartbeat.stop();
   }
-  const { answer, replayed } = await completeUpload(deps, upload, written);
-  return { rawObjectId: answer.upload_id, stored: !replayed };
 }
 
 async function* oneChunk(body: Buffer): AsyncGenerator<Uint8Array> {

@@ -19,7 +19,7 @@ export interface FakeS3Bucket {
 
 /**
  * An in-memory stand-in for one bucket of an S3-compatible store, path-style at
- * `<endpoint>/<bucket>`: PutObject (length and payload SHA-256 checked), GetObject with
+ * `<endpoint>/<bucket>`: PutObject (length and payload SHA-256 checked, ETag answered), GetObject with
  * Range, DeleteObject and ListObjectsV2 with continuation tokens (`pageSize` keys a page).
  * Every request's SigV4 signature is recomputed with the credentials and must match.
  */
@@ -57,7 +57,8 @@ export function fakeS3Bucket(endpoint: string, bucket: string, credentials: S3Cr
         return s3Error(400, "XAmzContentSHA256Mismatch");
       }
       objects.set(keyOf(new URL(request.url)), body);
-      return new HttpResponse(null, { status: 200 });
+      // As S3 answers PutObject: 200 with the ETag (for a single-part object, the MD5 of its bytes).
+      return new HttpResponse(null, { status: 200, headers: { etag: `"${createHash("md5").update(body).digest("hex")}"` } });
     }),
     http.get(`${base}/*`, async ({ request }) => {
       const refusal = await refused(request);

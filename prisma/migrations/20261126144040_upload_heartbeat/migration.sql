@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "raw_objects" ADD COLUMN     "heartbeat_at" TIMESTAMPTZ(3) DEFAULT CURRENT_TIMESTAMP;
