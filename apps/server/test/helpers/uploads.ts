@@ -12,9 +12,13 @@ export function uploadNdjson(svc: TestService, token: string, route: string, lin
 
 /** Uploads NDJSON and waits until the ETL processed it (fails on a failed raw object); the raw object. */
 export async function uploadAndProcess(svc: TestService, token: string, route: string, lines: unknown[]) {
-  const answer = await uploadNdjson(svc, token, route, lines);
+  return processed(svc, await uploadNdjson(svc, token, route, lines));
+}
+
+/** Waits until the ETL processed an accepted upload (fails on another answer than 202, or a failed raw object); the raw object. */
+export async function processed(svc: TestService, answer: { status: number; text: string; body: { upload_id: string } }) {
   expect(answer.status, answer.text).toBe(202);
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
     const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
     if (raw?.status === "processed") return raw;
     expect(raw?.status).not.toBe("failed");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onelapRide, sdkRecords } from "../../../../packages/providers/test/helpers/fit-files.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 import { createUser, mintToken, readAllPages } from "../helpers/records.ts";
+import { processed } from "../helpers/uploads.ts";
 
 // Activity files built with the FIT SDK's encoder (packages/providers/test/helpers/fit-files.ts),
 // uploaded and read back over HTTP.
@@ -22,13 +23,7 @@ async function uploadActivityFile(user: string, bytes: Uint8Array) {
     rawBody: Buffer.from(bytes).toString("base64"),
     headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" },
   });
-  expect(answer.status, answer.text).toBe(202);
-  for (let i = 0; i < 150; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
-    if (raw && raw.status !== "pending") return raw;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the ETL did not process the upload");
+  return processed(svc, answer);
 }
 
 describe("an uploaded FIT ride whose session timestamp is its start (Onelap)", () => {
