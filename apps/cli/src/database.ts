@@ -20,14 +20,14 @@ const say = (line: string) => console.error(`svc: ${line}`);
  * creates a database and never migrates: it refuses a missing database and a schema that
  * is not exactly this build's (see `migrate`).
  */
-export async function withDatabase<T>(env: CliEnv, work: (db: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(env: CliEnv, work: (db: Database, url: string) => Promise<T>): Promise<T> {
   const postgres = await openDatabase(env, { create: false });
   try {
     const state = await readMigrationState(postgres.url);
     if (state.status !== "up-to-date") throw new Error(refusalMessage(state));
     const db = createDatabase(postgres.url, { max: 2 });
     try {
-      return await work(db);
+      return await work(db, postgres.url);
     } finally {
       await db.$disconnect();
     }

@@ -22,6 +22,7 @@ import { checkInstance } from "./mcp/check-instance.ts";
 import { forwardStdio } from "./mcp/forward-stdio.ts";
 import { resolveMcpTarget } from "./mcp/mcp-target.ts";
 import { formatSeedResult, seedUser } from "./seed/seed-user.ts";
+import { deleteTenantCommand } from "./tenant-delete.ts";
 
 const program = new Command("svc").description("svc command line").showHelpAfterError();
 
@@ -38,6 +39,19 @@ tenant
     console.log(`tenant_id: ${tenant.tenant_id}`);
     console.log(`api_key:   ${tenant.api_key}`);
     console.error("Store the key now: it is kept only as a hash and cannot be shown again.");
+  });
+
+tenant
+  .command("delete")
+  .description(
+    "delete a tenant and all its data (users, records, raw files, keys, webhook endpoints and deliveries): its keys are refused at once, " +
+      "the running instance's worker deletes the rest; prints the deletion's job id (the same one when asked again)",
+  )
+  .requiredOption("--tenant <id>", "the tenant's id (uuid)", uuidOption)
+  .requiredOption("--confirm <name>", "the tenant's name, typed again: nothing is deleted unless it matches")
+  .option("--wait", "follow the deletion until it ends, showing progress on stderr")
+  .action(async ({ tenant: tenantId, confirm, wait }: { tenant: string; confirm: string; wait?: boolean }) => {
+    await deleteTenantCommand(readCliEnv(), tenantId, { confirm, wait: wait === true });
   });
 
 const tenantKey = tenant.command("key").description("a tenant's API keys (rotation: create a new key, move the backend to it, revoke the old one)");

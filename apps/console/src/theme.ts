@@ -15,6 +15,9 @@ export const theme = createTheme({
   defaultRadius: "md",
   components: {
     Anchor: { defaultProps: { underline: "always" } },
+    // A table wider than a phone scrolls sideways: its scrolling area takes the keyboard focus,
+    // so people without a pointer can scroll it too (axe: scrollable-region-focusable).
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
   },
 });
 

@@ -23,6 +23,7 @@ import { setupRouter } from "./setup/setup-router.ts";
 import { consoleRouter } from "./console/console-router.ts";
 import { shareRouter } from "./share/share-router.ts";
 import { shareViewerRouter } from "./share-viewer/share-viewer-router.ts";
+import { faviconRouter } from "./pages/favicon.ts";
 
 export interface AppOptions {
   deps: CoreDeps;
@@ -61,6 +62,8 @@ export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): e
 
   // Upload bodies are not JSON: their own handlers, ahead of the JSON routes.
   app.use(ingestRouter(deps));
+  // The icon every page links to (/favicon.svg; /favicon.ico answers it too).
+  app.use(faviconRouter());
   // Pages for people: the end of a provider consent, and the hosted connect page.
   app.use(oauthCallbackRouter(deps));
   app.use(connectRouter(deps));

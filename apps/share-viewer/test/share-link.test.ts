@@ -54,8 +54,21 @@ describe("share link parsing", () => {
 describe("JWE decryption (WebCrypto) of files the server encrypts", () => {
   it("opens encryptJwe's output, with and without a content type", async () => {
     const bundle = JSON.stringify({ resourceType: "Bundle", type: "collection", entry: [{ resource: { resourceType: "Observation", note: "é ✓" } }] });
-    expect(await decryptJwe(encryptJwe(bundle, key, "application/fhir+json"), key)).toBe(bundle);
+    expect(await decryptJwe(encryptJwe(bundle, key, { contentType: "application/fhir+json" }), key)).toBe(bundle);
     expect(await decryptJwe(encryptJwe("", key), key)).toBe("");
+  });
+
+  it("inflates a compressed file (zip DEF) after decrypting it, and says so", async () => {
+    const bundle = JSON.stringify({ resourceType: "Bundle", type: "collection", entry: Array.from({ length: 300 }, (_, i) => ({ resource: { resourceType: "Observation", id: `qs-${i}`, note: "é ✓" } })) });
+    const stages: string[] = [];
+    expect(await decryptJwe(encryptJwe(bundle, key, { contentType: "application/fhir+json", compress: true }), key, () => stages.push("inflate"))).toBe(bundle);
+    expect(stages).toEqual(["inflate"]);
+    // Files made before compression (no zip) still open, without inflating.
+    expect(await decryptJwe(encryptJwe(bundle, key), key, () => stages.push("inflate"))).toBe(bundle);
+    expect(stages).toEqual(["inflate"]);
+    const [, , iv, ciphertext, tag] = encryptJwe(bundle, key, { compress: true }).split(".") as [string, string, string, string, string];
+    const gzipHeader = Buffer.from(JSON.stringify({ alg: "dir", enc: "A256GCM", zip: "GZ" })).toString("base64url");
+    await expect(decryptJwe([gzipHeader, "", iv, ciphertext, tag].join("."), key)).rejects.toThrow("unsupported JWE compression");
   });
 
   it("fails with another key, a changed header or a changed ciphertext", async () => {

@@ -2,6 +2,7 @@ import { registerEtlRawObject } from "./handlers/etl-raw-object.ts";
 import { registerEtlSweep } from "./handlers/etl-sweep.ts";
 import { registerUploadSweep } from "./handlers/upload-sweep.ts";
 import { registerUserDelete } from "./handlers/user-delete.ts";
+import { registerTenantDelete } from "./handlers/tenant-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerConsentRevoke } from "./handlers/consent-revoke.ts";
 import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
@@ -13,6 +14,7 @@ import type { WorkerDeps } from "./worker-deps.ts";
 /** Registers every job handler of the etl role on the queue. */
 export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerUserDelete(deps);
+  await registerTenantDelete(deps);
   await registerEtlRawObject(deps);
   await registerEtlSweep(deps);
   await registerUploadSweep(deps);

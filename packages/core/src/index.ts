@@ -15,6 +15,7 @@ export * from "./services/tenant-api-keys.ts";
 export * from "./services/users.ts";
 export * from "./services/tokens.ts";
 export * from "./services/deletions.ts";
+export * from "./services/tenant-deletions.ts";
 export * from "./services/idempotency.ts";
 export * from "./services/readers.ts";
 export * from "./services/source-orders.ts";
@@ -53,7 +54,15 @@ export * from "./events/event-catalog.ts";
 export * from "./services/etl.ts";
 export * from "./services/time-tags.ts";
 export * from "./services/shares.ts";
-export { MAX_PASSCODE_FAILURES, openShareManifest, serveShareFile, SHARE_FILE_TICKET_MS, type ShareOpening } from "./services/shares/open-share.ts";
+export {
+  MAX_PASSCODE_FAILURES,
+  openShareManifest,
+  serveShareFile,
+  SHARE_FILE_TICKET_MS,
+  type ShareFileServing,
+  type ShareGone,
+  type ShareOpening,
+} from "./services/shares/open-share.ts";
 export { decryptJwe, encryptJwe } from "./crypto/jwe.ts";
 export { hashPasscode, verifyPasscode } from "./crypto/passcode.ts";
 export * from "./catalog/self-report-kinds.ts";
@@ -88,7 +97,7 @@ export { exchangeCode, refreshTokens, revokeGrant, clientIdOf, type CodeExchange
 export { sealTokens, openTokens } from "./oauth/sealed-tokens.ts";
 export { grantClient } from "./oauth/grant-client.ts";
 export { checkRedirectUri, redirectWithResult, REDIRECT_URI_MAX_LENGTH } from "./oauth/redirect-uri.ts";
-export { CONSENT_STATE_TTL_MS } from "./oauth/consent-states.ts";
+export { CONSENT_STATE_TTL_MS, consentStateTenantName } from "./oauth/consent-states.ts";
 export * from "./services/connection-health.ts";
 export * from "./services/connections.ts";
 export * from "./services/connect-sessions.ts";

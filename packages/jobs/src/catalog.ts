@@ -9,6 +9,12 @@ export const JOB_CATALOG = {
     payload: z.object({ deletion_job_id: z.uuid() }),
     options: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
   },
+  // Deletes a whole tenant (DELETE /v1/admin/tenants/{tenant_id}); a run works about 30 s and
+  // queues the next one, so no attempt comes near the expiry.
+  "tenant-delete": {
+    payload: z.object({ tenant_deletion_job_id: z.uuid() }),
+    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 },
+  },
   // Erases one user's data of one provider (DELETE /v1/users/{id}/data/{provider}).
   "provider-erase": {
     payload: z.object({ deletion_job_id: z.uuid() }),

@@ -19,6 +19,13 @@ const TONES: Record<string, Tone> = {
   rate_limited: "yellow",
   paused: "yellow",
   needs_reauth: "orange",
+  deleting: "orange",
+  partly_revoked: "orange",
+  unavailable: "orange",
+  available: "green",
+  granted: "green",
+  revoked: "red",
+  expired: "gray",
   failing: "orange",
   error: "red",
   parked: "red",
@@ -37,7 +44,8 @@ const TONES: Record<string, Tone> = {
  */
 function ToneBadge({ tone, children }: { tone: Tone; children: ReactNode }) {
   return (
-    <Badge color={`${tone}.2`} variant="filled" autoContrast>
+    // The label is never cut to an ellipsis (the word carries the meaning): a narrow table column grows instead.
+    <Badge color={`${tone}.2`} variant="filled" autoContrast styles={{ label: { overflow: "visible" } }}>
       {children}
     </Badge>
   );

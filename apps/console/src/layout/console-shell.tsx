@@ -1,6 +1,7 @@
 import { AppShell, Burger, Button, Group, NavLink, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { NavLink as RouterLink, Outlet, useLocation } from "react-router";
+import { SectionBoundary } from "../components/section-boundary.tsx";
 import { useAdminSession } from "../session/admin-session.tsx";
 
 const SECTIONS = [
@@ -42,7 +43,10 @@ export function ConsoleShell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main component="main">
-        <Outlet />
+        {/* The last line of defence: a page that fails leaves the header and navigation working. */}
+        <SectionBoundary name="This page" resetKeys={[pathname]}>
+          <Outlet />
+        </SectionBoundary>
       </AppShell.Main>
     </AppShell>
   );

@@ -7,8 +7,15 @@ const STATUS_TEXT: Record<ConnectPageProvider["status"], string> = {
   not_connected: "Not connected",
 };
 
-/** The hosted connect page: the providers with the user's status and one form button each. */
-export function connectPage(token: string, providers: readonly ConnectPageProvider[], alert: string | null): { title: string; body: SafeHtml } {
+/** The sentence that names the app asking (the tenant), or says plainly that an app asks. */
+function requester(appName: string | null): SafeHtml {
+  return appName
+    ? html`<p><span class="app">${appName}</span> asks you to connect the services that hold your health data, so that it can read that data.</p>`
+    : html`<p>The app that sent you here asks you to connect the services that hold your health data, so that it can read that data.</p>`;
+}
+
+/** The hosted connect page: which app asks, the providers with the user's status and one form button each. */
+export function connectPage(token: string, appName: string | null, providers: readonly ConnectPageProvider[], alert: string | null): { title: string; body: SafeHtml } {
   const title = "Connect your health data";
   const items = providers.map((provider) => {
     const verb = provider.status === "not_connected" ? "Connect" : "Reconnect";
@@ -24,6 +31,7 @@ export function connectPage(token: string, providers: readonly ConnectPageProvid
     title,
     body: html`<h1>${title}</h1>
 ${alert ? html`<p role="alert" class="alert alert-error">${alert}</p>` : ""}
+${requester(appName)}
 <p class="muted">Choose a service to share its data. You sign in at the service itself and come back here or to the app.</p>
 ${providers.length > 0
   ? html`<ul class="providers" aria-label="Services">${items}</ul>`

@@ -9,6 +9,7 @@ import {
   type CoreDeps,
 } from "@svc/core";
 import express, { type Request, type Response } from "express";
+import { appNameOf } from "../pages/app-name.ts";
 import { html } from "../pages/html.ts";
 import { sendPage } from "../pages/page.ts";
 import { connectPage, invalidLinkPage } from "./connect-page.ts";
@@ -16,10 +17,11 @@ import { fetchSiteIsSameOrigin, originIsThisInstance } from "../pages/request-or
 
 /**
  * The hosted connect page of a connect session (POST /v1/users/{id}/connect-sessions):
- * GET /connect/{token} lists the providers with the user's status; each button posts to
- * /connect/{token}/{provider}, which starts the consent and redirects (303) to the
- * provider. The token in the path is the capability; no cookie is used. A POST from
- * another origin (Origin or Sec-Fetch-Site) is refused.
+ * GET /connect/{token} names the app asking (the tenant) and lists the providers with the
+ * user's status; each button posts to /connect/{token}/{provider}, which starts the consent
+ * (remembering the link, so the result page can lead back here) and redirects (303) to the
+ * provider. The token in the path is the capability; no cookie is used. A POST from another
+ * origin (Origin or Sec-Fetch-Site) is refused.
  */
 export function connectRouter(deps: CoreDeps): express.Router {
   const router = express.Router();
@@ -28,7 +30,7 @@ export function connectRouter(deps: CoreDeps): express.Router {
     await pageOrFailure(req, res, async () => {
       const opened = await openConnectSession(deps, req.params.token);
       if (!opened.ok) return sendInvalidLink(res, opened.reason);
-      await sendConnectPage(deps, res, req.params.token, opened.session, 200, null);
+      await sendConnectPage(deps, res, opened.session, 200, null);
     });
   });
 
@@ -47,7 +49,7 @@ export function connectRouter(deps: CoreDeps): express.Router {
         res.redirect(303, authorize_url);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        await sendConnectPage(deps, res, req.params.token, opened.session, error.status, error.detail);
+        await sendConnectPage(deps, res, opened.session, error.status, error.detail);
       }
     });
   });
@@ -55,9 +57,10 @@ export function connectRouter(deps: CoreDeps): express.Router {
   return router;
 }
 
-async function sendConnectPage(deps: CoreDeps, res: Response, token: string, session: ConnectSession, status: number, alert: string | null) {
+async function sendConnectPage(deps: CoreDeps, res: Response, session: ConnectSession, status: number, alert: string | null) {
   const providers = await connectPageProviders(deps, session);
-  sendPage(res, status, { ...connectPage(token, providers, alert), formTargets: authorizeOrigins(deps, providers), referrerPolicy: "same-origin" });
+  const page = connectPage(session.token, appNameOf(session.tenantName), providers, alert);
+  sendPage(res, status, { ...page, formTargets: authorizeOrigins(deps, providers), referrerPolicy: "same-origin" });
 }
 
 function sendInvalidLink(res: Response, reason: "unknown" | "expired"): void {

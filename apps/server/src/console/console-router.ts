@@ -1,6 +1,7 @@
 import path from "node:path";
-import express, { Router } from "express";
+import { Router } from "express";
 import { appSecurityHeaders as securityHeaders, builtAppDir } from "../pages/app-headers.ts";
+import { builtAssets } from "../pages/built-assets.ts";
 import { notFound } from "../problem-response.ts";
 
 /** The built console (apps/console/dist), or undefined before `turbo run build` made it. */
@@ -10,7 +11,8 @@ export function consoleDistDir(): string | undefined {
 
 /**
  * GET /console/*: the admin console's files; any other path under /console answers its
- * index.html (the app routes in the browser). Hashed assets are cached for a year.
+ * index.html (the app routes in the browser). Hashed assets are sent precompressed (brotli or
+ * gzip, by Accept-Encoding) and cached for a year; source maps are never served.
  */
 export function consoleRouter(distDir: string | undefined = consoleDistDir()): Router {
   const router = Router();
@@ -21,15 +23,7 @@ export function consoleRouter(distDir: string | undefined = consoleDistDir()): R
     });
     return router;
   }
-  router.use(
-    "/console/assets",
-    express.static(path.join(distDir, "assets"), {
-      immutable: true,
-      maxAge: "365d",
-      setHeaders: securityHeaders,
-    }),
-    notFound,
-  );
+  router.use("/console/assets", builtAssets(path.join(distDir, "assets"), securityHeaders), notFound);
   router.get(["/console", "/console/{*rest}"], (_req, res) => {
     securityHeaders(res);
     res.setHeader("Cache-Control", "no-cache");

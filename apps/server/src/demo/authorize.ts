@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { DEMO_CLIENT_ID, DEMO_COLLECTIONS, isDemoCollection, type DemoCollection } from "@svc/providers";
+import { appNameOf } from "../pages/app-name.ts";
 import { sendConsentErrorPage, sendConsentPage } from "./consent-page.ts";
 import type { DemoGrants } from "./demo-grants.ts";
 
@@ -12,6 +13,8 @@ export interface AuthorizeSettings {
   callbackUrl(): string;
   /** False while an instance admin has switched the demo provider off. */
   enabled(): Promise<boolean>;
+  /** The name of the app (tenant) a consent state was made for, while it can be used; else null. */
+  appName(state: string): Promise<string | null>;
 }
 
 interface ValidRequest {
@@ -100,7 +103,7 @@ async function checked(res: Response, settings: AuthorizeSettings, source: unkno
 export function showConsent(settings: AuthorizeSettings): RequestHandler {
   return async (req, res) => {
     const request = await checked(res, settings, req.query);
-    if (request) sendConsentPage(res, request);
+    if (request) sendConsentPage(res, request, appNameOf(await settings.appName(request.state)));
   };
 }
 

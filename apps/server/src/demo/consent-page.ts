@@ -20,24 +20,32 @@ const SCOPE_TEXT: Readonly<Record<DemoCollection, { title: string; detail: strin
  */
 const FORM_TARGETS = ["https:", "http:"];
 
-/** The consent page: what is shared, and Allow / Deny posting back the request's parameters. */
-export function sendConsentPage(res: Response, request: { params: Readonly<Record<string, string>>; scopes: readonly DemoCollection[] }): void {
+/**
+ * The consent page: which app asks (`appName`, the tenant of the consent; null when the state
+ * names none), what is shared, and Allow / Deny posting back the request's parameters.
+ */
+export function sendConsentPage(
+  res: Response,
+  request: { params: Readonly<Record<string, string>>; scopes: readonly DemoCollection[] },
+  appName: string | null,
+): void {
+  const heading = appName ? `Share demo data with ${appName}?` : "Share demo data?";
   sendPage(res, 200, {
-    title: "Share demo data? · svc demo provider",
+    title: `${heading} · svc demo provider`,
     formTargets: FORM_TARGETS,
     body: html`<p class="muted">svc demo provider</p>
-<h1>Share demo data?</h1>
-<p>An app using svc asks to read the data of a made-up demo person. Nothing here is real: the data is generated, and no account is needed.</p>
-<h2 id="shared">What the app will read</h2>
+<h1>${heading}</h1>
+<p>${appName ? html`<span class="app">${appName}</span>` : "An app using svc"} asks to read the data of a made-up demo person. Nothing here is real: the data is generated, and no account is needed.</p>
+<h2 id="shared">What ${appName ?? "the app"} will read</h2>
 <ul aria-labelledby="shared">
 ${request.scopes.map((scope) => html`<li><strong>${SCOPE_TEXT[scope].title}</strong>: ${SCOPE_TEXT[scope].detail}</li>\n`)}</ul>
 <form method="post" action="authorize">
-${Object.entries(request.params).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<p>
+${Object.entries(request.params).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<p class="actions">
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </p>
 </form>
-<p class="muted">The app keeps reading new demo data until it disconnects.</p>`,
+<p class="muted">${appName ?? "The app"} keeps reading new demo data until it disconnects.</p>`,
   });
 }
 

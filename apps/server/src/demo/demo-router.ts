@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { oauthCallbackUrl, type CoreDeps } from "@svc/core";
+import { consentStateTenantName, oauthCallbackUrl, type CoreDeps } from "@svc/core";
 import { DEMO_SLUG, demoProvider } from "@svc/providers";
 import { decideConsent, showConsent } from "./authorize.ts";
 import { demoApiRouter } from "./demo-api-routes.ts";
@@ -17,6 +17,8 @@ export function demoRouter(deps: CoreDeps): Router {
     grants,
     callbackUrl: () => oauthCallbackUrl(deps.providerConfig.settings, DEMO_SLUG),
     enabled: async () => (await deps.providerConfig.instance(demoProvider)).status === "built_in",
+    // The instance is its own demo provider: its consent page can name the tenant asking.
+    appName: (state: string) => consentStateTenantName(deps.db, DEMO_SLUG, state),
   };
   const form = express.urlencoded({ extended: false, limit: "16kb" });
 

@@ -35,27 +35,78 @@ export function setupDonePage(): Page {
   };
 }
 
-/** The answer of a successful setup: the new keys, this once. */
+/** One value of the result page: its code (wrapping within any width) and its copy button, shown by the script. */
+function secret(id: string, label: string, value: string): SafeHtml {
+  return html`<div class="secret"><code id="${id}">${value}</code><button type="button" class="secondary" data-copy="${id}" data-label="${label}" aria-label="Copy ${label.toLowerCase()}" hidden>Copy</button></div>`;
+}
+
+/**
+ * The copy buttons of the result page (progressive enhancement: without script the buttons stay
+ * hidden and the keys are selected by hand). Outside a secure context there is no clipboard
+ * API: the key is selected and copied the old way, or the person is told to press Ctrl+C.
+ */
+export const COPY_SCRIPT = `
+const status = document.getElementById("copy-status");
+for (const button of document.querySelectorAll("button[data-copy]")) {
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    const source = document.getElementById(button.dataset.copy);
+    const label = button.dataset.label;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(source.textContent);
+      copied = true;
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      copied = document.execCommand("copy");
+    }
+    status.textContent = copied ? label + " copied." : label + " is selected: press Ctrl+C (or Command+C) to copy it.";
+  });
+}
+`.trim();
+
+/** GET /setup/result right after a successful setup: the new keys, this once. */
 export function setupResultPage(setup: FirstRunSetup): Page {
   const title = "Your instance is set up";
   return {
     title,
     body: html`<h1>${title}</h1>
-<p role="alert" class="alert alert-ok"><strong>Store these keys now, in a password manager or secret store.</strong> They are shown only this once: svc keeps only their hashes and cannot show them again.</p>
+<p role="alert" class="alert alert-ok"><strong>Store these keys now, in a password manager or secret store.</strong> They are shown only this once: svc keeps only their hashes and cannot show them again, and reloading this page will not bring them back.</p>
 <dl>
 <dt>Tenant</dt>
 <dd>${setup.tenant.name}</dd>
 <dt>Tenant id</dt>
-<dd><code>${setup.tenant.tenant_id}</code></dd>
+<dd>${secret("tenant-id", "Tenant id", setup.tenant.tenant_id)}</dd>
 <dt>Tenant API key (for your backend's calls to /v1)</dt>
-<dd><code>${setup.tenant.api_key}</code></dd>
+<dd>${secret("tenant-api-key", "Tenant API key", setup.tenant.api_key)}</dd>
 ${setup.admin_key
   ? html`<dt>Instance admin key (to sign in to the console)</dt>
-<dd><code>${setup.admin_key.admin_key}</code></dd>`
+<dd>${secret("admin-key", "Instance admin key", setup.admin_key.admin_key)}</dd>`
   : ""}
 </dl>
+<p id="copy-status" role="status" class="muted"></p>
 ${setup.admin_key ? "" : html`<p class="muted">The instance already had an admin key, so none was created.</p>`}
-<p><a class="button" href="/console">Open the admin console</a></p>`,
+<p class="actions"><a class="button" href="/console">Open the admin console</a></p>`,
+  };
+}
+
+/** GET /setup/result without a result to show: reloaded, visited again, or opened elsewhere. */
+export function resultShownPage(setUp: boolean): Page {
+  if (!setUp) {
+    const title = "Nothing to show";
+    return { title, body: html`<h1>${title}</h1><p>This instance is not set up yet. <a href="/">Set it up</a>.</p>` };
+  }
+  const title = "The keys were shown once";
+  return {
+    title,
+    body: html`<h1>${title}</h1>
+<p>This instance is set up. Its first keys were shown once, right after the setup, and cannot be shown again: svc keeps only their hashes.</p>
+<p>If they were not stored: on the server, <code>svc admin key create</code> makes a new instance admin key, and the admin console (or <code>svc admin tenant key create</code>) makes a new tenant API key.</p>
+<p class="actions"><a class="button" href="/console">Open the admin console</a></p>`,
   };
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
-import express, { Router } from "express";
+import { Router } from "express";
 import { appSecurityHeaders, builtAppDir } from "../pages/app-headers.ts";
+import { builtAssets } from "../pages/built-assets.ts";
 import { notFound } from "../problem-response.ts";
 
 /** The built share viewer (apps/share-viewer/dist), or undefined before `turbo run build` made it. */
@@ -11,7 +12,8 @@ export function shareViewerDistDir(): string | undefined {
 /**
  * The page a share link opens: GET /share (and /share/) answers the viewer's index.html, which
  * reads the link from the URL fragment (never sent here) and fetches the manifest and file
- * from this instance; GET /share/assets/* its hashed files (404 when missing). Nothing else
+ * from this instance; GET /share/assets/* its hashed files, precompressed by Accept-Encoding
+ * (404 when missing; source maps are never served). Nothing else
  * under /share is answered here: the share router (apps/server/src/share) serves
  * /share/{share_id}/manifest and /file. The page is never cached (it is the entry point of a
  * secret-bearing URL) and sends no referrer.
@@ -26,16 +28,7 @@ export function shareViewerRouter(distDir: string | undefined = shareViewerDistD
     });
     return router;
   }
-  router.use(
-    "/share/assets",
-    express.static(path.join(distDir, "assets"), {
-      immutable: true,
-      maxAge: "365d",
-      index: false,
-      setHeaders: appSecurityHeaders,
-    }),
-    notFound,
-  );
+  router.use("/share/assets", builtAssets(path.join(distDir, "assets"), appSecurityHeaders), notFound);
   router.get("/share", (_req, res) => {
     appSecurityHeaders(res);
     res.setHeader("Cache-Control", "no-store");

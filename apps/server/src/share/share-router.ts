@@ -1,4 +1,4 @@
-import { AppError, openShareManifest, serveShareFile, toProblem, type CoreDeps } from "@svc/core";
+import { AppError, openShareManifest, serveShareFile, toProblem, type CoreDeps, type ShareGone } from "@svc/core";
 import express, { type Request, type Response } from "express";
 import { z } from "zod";
 import { sendProblem } from "../problem-response.ts";
@@ -26,6 +26,31 @@ function problem(req: Request, res: Response, error: AppError): void {
 }
 
 const notFound = () => new AppError("not_found", "No such share, or it expired or was revoked.");
+
+const REVOKED_DETAIL = {
+  owner: "The person who shared this link revoked it.",
+  passcode_attempts: "This link was revoked after too many wrong passcodes.",
+  consent: "This link was revoked: the data it held was withdrawn.",
+  provider_erased: "This link was revoked: the data it held was deleted.",
+} as const;
+
+/**
+ * The 404 of a share that cannot be opened, saying why to whoever holds its link: members
+ * `share_status` (`revoked` or `expired`) and `revoked_reason`; an unknown share says nothing more.
+ */
+function goneProblem(req: Request, res: Response, gone: ShareGone): void {
+  if (gone.status === "unknown") return problem(req, res, notFound());
+  const detail = gone.status === "revoked" ? REVOKED_DETAIL[gone.reason] : "This link expired.";
+  allowAnyOrigin(res);
+  res.status(404).type("application/problem+json");
+  res.send(
+    JSON.stringify({
+      ...toProblem(new AppError("not_found", detail), req.requestId),
+      share_status: gone.status,
+      ...(gone.status === "revoked" && { revoked_reason: gone.reason }),
+    }),
+  );
+}
 
 /**
  * Opening a share link (SMART Health Links): POST /share/{share_id}/manifest with
@@ -56,6 +81,7 @@ export function shareRouter(deps: CoreDeps): express.Router {
           return problem(req, res, new AppError("bad_request", "The body must be {recipient: string, passcode?: string, embeddedLengthMax?: integer}."));
         }
         const opened = await openShareManifest(deps, req.params.shareId.toLowerCase(), body.data);
+        if (opened.kind === "gone") return goneProblem(req, res, opened.gone);
         allowAnyOrigin(res);
         if (opened.kind === "passcode") {
           const detail = opened.remainingAttempts === 0 ? "Wrong passcode; the link is now revoked." : "The passcode is missing or wrong.";
@@ -72,9 +98,10 @@ export function shareRouter(deps: CoreDeps): express.Router {
     void (async () => {
       const ticket = typeof req.query.t === "string" ? req.query.t : "";
       if (!UUID.test(req.params.shareId) || ticket === "") return problem(req, res, notFound());
-      const jwe = await serveShareFile(deps, req.params.shareId.toLowerCase(), ticket);
+      const served = await serveShareFile(deps, req.params.shareId.toLowerCase(), ticket);
+      if (served.kind === "gone") return goneProblem(req, res, served.gone);
       allowAnyOrigin(res);
-      res.status(200).type("application/jose").send(jwe);
+      res.status(200).type("application/jose").send(served.jwe);
     })().catch((failure: unknown) => (failure instanceof AppError ? problem(req, res, failure) : next(failure)));
   });
 

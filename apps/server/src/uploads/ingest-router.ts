@@ -6,11 +6,13 @@ import {
   beginUpload,
   bearerSecret,
   completeUpload,
+  deletionStartedMeanwhile,
   rawObjectSource,
   RawObjectTooLarge,
   requirePrincipalKind,
   startUploadHeartbeat,
   UploadDropped,
+  userDeletedDuringUpload,
   type CoreDeps,
 } from "@svc/core";
 import { checkUpload, UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers";
@@ -66,6 +68,8 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
         if (!req.complete) res.setHeader("Connection", "close");
         await abandonUpload(deps, upload);
         if (error instanceof RawObjectTooLarge) throw tooLarge(route.maxBytes);
+        // A deletion of the user (or its tenant) removed the upload's folder or row under it.
+        if (!(error instanceof AppError) && (await userDeletedDuringUpload(deps, upload.userId))) throw deletionStartedMeanwhile();
         if (error instanceof UploadDropped) throw dropped();
         throw error;
       } finally {

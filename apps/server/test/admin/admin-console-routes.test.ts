@@ -136,8 +136,8 @@ describe("GET /v1/admin/tenants", () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({
       data: [
-        { id: tenant.tenant_id, name: "acme", created_at: expect.any(String), users: 2 },
-        { id: other.tenant_id, name: "globex", created_at: expect.any(String), users: 0 },
+        { id: tenant.tenant_id, name: "acme", created_at: expect.any(String), users: 2, status: "active", deletion_job_id: null },
+        { id: other.tenant_id, name: "globex", created_at: expect.any(String), users: 0, status: "active", deletion_job_id: null },
       ],
       next_cursor: null,
     });

@@ -14,17 +14,25 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-/** A form post of the setup page, as a browser on this instance sends it. */
-function postSetup(target: TestService, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<CallResult> {
-  return target.call("/setup", {
+/** A form post of the setup page, as a browser on this instance sends it (its redirect not followed). */
+async function postSetup(target: TestService, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<CallResult> {
+  const response = await fetch(`${target.url}/setup`, {
     method: "POST",
-    rawBody: new URLSearchParams(fields).toString(),
+    body: new URLSearchParams(fields).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: target.url, "sec-fetch-site": "same-origin", ...headers },
+    redirect: "manual",
   });
+  return { status: response.status, headers: response.headers, body: undefined, text: await response.text() };
 }
 
 /** The values the result page shows in its `<code>` elements, in order. */
-const codesOf = (page: string) => [...page.matchAll(/<code>([^<]*)<\/code>/g)].map((match) => match[1]!);
+const codesOf = (page: string) => [...page.matchAll(/<code[^>]*>([^<]*)<\/code>/g)].map((match) => match[1]!);
+
+/** The result cookie a successful post sets, as the browser sends it back. */
+const resultCookieOf = (answer: CallResult) => answer.headers.get("set-cookie")!.split(";")[0]!;
+
+/** GET /setup/result as the browser follows the redirect, with the cookie of the post. */
+const followResult = (target: TestService, cookie: string) => target.call("/setup/result", { headers: { cookie } });
 
 const counts = async (target: TestService) => ({ tenants: await target.db.tenant.count(), adminKeys: await target.db.adminKey.count() });
 
@@ -98,11 +106,21 @@ describe("POST /setup", () => {
     expect(await counts(svc)).toEqual({ tenants: 0, adminKeys: 0 });
   });
 
-  it("creates the first tenant and an admin key, shows both once (no-store), and both keys work", async () => {
-    const answer = await postSetup(svc, { name: "  Acme Health  " });
-    expect(answer.status, answer.text).toBe(201);
+  it("creates the first tenant and an admin key, redirects (303) to the page that shows both once (no-store), and both keys work", async () => {
+    const posted = await postSetup(svc, { name: "  Acme Health  " });
+    // Post/Redirect/Get: the keys are not in the post's answer, nor in its Location.
+    expect(posted.status, posted.text).toBe(303);
+    expect(posted.headers.get("location")).toBe("/setup/result");
+    expect(posted.headers.get("cache-control")).toBe("no-store");
+    expect(posted.text).not.toMatch(/svc_(sk|ak)_/);
+    const setCookie = posted.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^svc_setup_result=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/setup\/result; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+
+    const answer = await followResult(svc, resultCookieOf(posted));
+    expect(answer.status, answer.text).toBe(200);
     expect(answer.headers.get("cache-control")).toBe("no-store");
     expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(answer.headers.get("content-security-policy")).toMatch(/script-src 'sha256-[^']+'$/);
     expect(answer.text).toContain("shown only this once");
     expect(answer.text).toContain('href="/console"');
     const [tenantId, apiKey, adminKey] = codesOf(answer.text);
@@ -129,6 +147,14 @@ describe("POST /setup", () => {
     expect(logs).not.toContain(adminKey);
     const landing = await svc.call("/");
     expect(landing.text).not.toContain(apiKey);
+
+    // Shown once: the same cookie again (a reload, a replay) shows no key; the cookie is cleared.
+    const again = await followResult(svc, resultCookieOf(posted));
+    expect(again.status).toBe(200);
+    expect(again.text).toContain("The keys were shown once");
+    expect(codesOf(again.text).filter((code) => /^svc_/.test(code))).toEqual([]);
+    expect(again.headers.get("set-cookie")).toMatch(/^svc_setup_result=; Path=\/setup\/result; Expires=Thu, 01 Jan 1970/);
+    expect((await svc.call("/setup/result")).text).toContain("The keys were shown once");
   });
 
   it("GET / then is a landing page without a form, linking to the console and the API description", async () => {
@@ -152,6 +178,37 @@ describe("POST /setup", () => {
   });
 });
 
+describe("the result cookie behind a proxy ending TLS", () => {
+  let proxied: TestService;
+  beforeAll(async () => {
+    proxied = await startTestService({ SVC_ROLE: "api", SVC_PUBLIC_URL: "https://svc.example.test" });
+  });
+  afterAll(() => proxied?.stop());
+
+  it("is Secure when the browser came by the public https URL", async () => {
+    const url = new URL(proxied.url);
+    const setCookie = await new Promise<string>((resolve, reject) => {
+      const body = "name=Proxied";
+      const req = request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: "/setup",
+          method: "POST",
+          headers: { host: "svc.example.test", origin: "https://svc.example.test", "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => (res.statusCode === 303 ? resolve(String(res.headers["set-cookie"])) : reject(new Error(`status ${res.statusCode}`))));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(setCookie).toMatch(/; Secure; SameSite=Strict$/);
+  });
+});
+
 describe("racing setups", () => {
   let fresh: TestService;
   beforeAll(async () => {
@@ -163,9 +220,9 @@ describe("racing setups", () => {
     const existing = await createAdminKey(fresh.db, "from the cli");
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => postSetup(fresh, { name: `racer ${i}` })));
     const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(statuses).toEqual([303, 409, 409, 409, 409, 409]);
     expect(await counts(fresh)).toEqual({ tenants: 1, adminKeys: 1 });
-    const winner = answers.find((answer) => answer.status === 201)!;
+    const winner = await followResult(fresh, resultCookieOf(answers.find((answer) => answer.status === 303)!));
     const codes = codesOf(winner.text);
     expect(codes).toHaveLength(2);
     expect(winner.text).toContain("already had an admin key");

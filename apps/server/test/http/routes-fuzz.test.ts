@@ -47,10 +47,14 @@ async function call(path: string, key: string, method = "GET", body?: unknown): 
 }
 
 /** Two tenants, users, tokens and one object of each kind a path names, so paths can name real ones. */
-async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser: string }> {
+async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser: string; spareTenant: string }> {
   const tenant = await svc.createTenant("fuzz");
   const other = await svc.createTenant("fuzz-other");
+  // DELETE /v1/admin/tenants/{tenant_id} names only the spare one; another one's deletion is there to be read.
+  const spare = await svc.createTenant("fuzz-spare");
+  const deleted = await svc.createTenant("fuzz-deleted");
   const admin = (await createAdminKey(svc.db, "fuzz")).admin_key;
+  const tenantDeletion = (await call(`/v1/admin/tenants/${deleted.tenant_id}`, admin, "DELETE")).job_id as string;
   const key = tenant.api_key;
   const user = (await call("/v1/users", key, "POST", {})).id as string;
   const secondUser = (await call("/v1/users", key, "POST", { external_ref: "fuzz-second" })).id as string;
@@ -78,6 +82,7 @@ async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser:
   const ids = async (rows: Promise<Array<{ id: string | bigint }>>) => (await rows).map((row) => String(row.id));
   return {
     mainUser: user,
+    spareTenant: spare.tenant_id,
     credentials: {
       tenant: `Bearer ${key}`,
       "other tenant": `Bearer ${other.api_key}`,
@@ -97,7 +102,7 @@ async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser:
       webhook_id: [webhook],
       delivery_id: await ids(svc.db.webhookDelivery.findMany({ select: { id: true } })),
       share_id: [share],
-      job_id: await ids(svc.db.deletionJob.findMany({ select: { id: true } })),
+      job_id: [...(await ids(svc.db.deletionJob.findMany({ select: { id: true } }))), tenantDeletion],
       session_id: await ids(svc.db.sleepSession.findMany({ select: { id: true } })),
       workout_id: await ids(svc.db.workout.findMany({ select: { id: true } })),
       ecg_id: await ids(svc.db.ecgRecording.findMany({ select: { id: true } })),
@@ -106,8 +111,14 @@ async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser:
   };
 }
 
-/** Deleting the main user would leave every later operation only 404s and 401s: that one route names the others only. */
+/**
+ * Deleting the main user (or a fixture tenant) would leave every later operation only 404s and
+ * 401s: those routes name the others (the spare tenant) only.
+ */
 function fixturesFor(operation: { method: string; path: string }): Fixtures {
+  if (operation.method === "DELETE" && operation.path === "/v1/admin/tenants/{tenant_id}") {
+    return { ...fixtures, known: { ...fixtures.known, tenant_id: [fixtures.spareTenant] } };
+  }
   if (operation.method !== "DELETE" || operation.path !== "/v1/users/{id}") return fixtures;
   return { ...fixtures, known: { ...fixtures.known, id: fixtures.known.id!.filter((id) => id !== fixtures.mainUser) } };
 }

@@ -5,7 +5,7 @@ import { decryptJwe, encryptJwe, hashPasscode, verifyPasscode } from "@svc/core"
 describe("JWE (dir, A256GCM)", () => {
   it("round-trips, binds the header, and fails with another key or a changed byte", () => {
     const key = randomBytes(32);
-    const jwe = encryptJwe('{"resourceType":"Bundle"}', key, "application/fhir+json");
+    const jwe = encryptJwe('{"resourceType":"Bundle"}', key, { contentType: "application/fhir+json" });
     const parts = jwe.split(".");
     expect(parts).toHaveLength(5);
     expect(parts[1]).toBe("");
@@ -20,6 +20,22 @@ describe("JWE (dir, A256GCM)", () => {
     const otherHeader = [Buffer.from(JSON.stringify({ alg: "dir", enc: "A256GCM" })).toString("base64url"), ...parts.slice(1)].join(".");
     expect(() => decryptJwe(otherHeader, key)).toThrow();
     expect(() => encryptJwe("x", randomBytes(16))).toThrow();
+  });
+
+  it("compresses with raw DEFLATE before encrypting when asked (zip DEF), and inflates on decryption", () => {
+    const key = randomBytes(32);
+    const bundle = JSON.stringify({ resourceType: "Bundle", entry: Array.from({ length: 500 }, (_, i) => ({ resource: { resourceType: "Observation", id: `qs-${i}` } })) });
+    const jwe = encryptJwe(bundle, key, { contentType: "application/fhir+json", compress: true });
+    const [header, , , ciphertext] = jwe.split(".");
+    expect(JSON.parse(Buffer.from(header!, "base64url").toString())).toEqual({ alg: "dir", enc: "A256GCM", zip: "DEF", cty: "application/fhir+json" });
+    // GCM adds no padding: the ciphertext is as long as the compressed plaintext.
+    expect(Buffer.from(ciphertext!, "base64url").length).toBeLessThan(bundle.length / 10);
+    const opened = decryptJwe(jwe, key);
+    expect(opened.header.zip).toBe("DEF");
+    expect(opened.plaintext.toString()).toBe(bundle);
+    expect(decryptJwe(encryptJwe("", key, { compress: true }), key).plaintext.toString()).toBe("");
+    const otherZip = [Buffer.from(JSON.stringify({ alg: "dir", enc: "A256GCM", zip: "GZ" })).toString("base64url"), ...jwe.split(".").slice(1)].join(".");
+    expect(() => decryptJwe(otherZip, key)).toThrow();
   });
 });
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShare, decryptJwe, parseShlink, revokeSharesOf, runConsentRevocation, type CoreDeps, type QuantitySampleRecord } from "@svc/core";
 import type { JobQueue } from "@svc/jobs";
 import type { TestService } from "../helpers/test-service.ts";
-import { at, createUser, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { at, createUser, readAllPages, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { fhirProblems } from "../helpers/fhir-validator.ts";
 import { startTestQueue } from "../helpers/webhooks.ts";
 
 let svc: TestService;
@@ -20,6 +21,7 @@ afterAll(async () => {
 });
 
 type Observation = Record<string, any> & { id: string };
+type SharedBundle = Record<string, any> & { resourceType: string; type: string; entry?: Array<{ resource: Observation }> };
 
 const WINDOW = { start: "2026-02-28T00:00:00Z", end: "2026-03-02T00:00:00Z" };
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -95,8 +97,8 @@ function decryptBundle(manifest: { files: Array<{ contentType: string; embedded?
   const [file] = manifest.files;
   expect(file?.contentType).toBe("application/fhir+json");
   const { header, plaintext } = decryptJwe(file!.embedded!, Buffer.from(payload.key, "base64url"));
-  expect(header).toMatchObject({ alg: "dir", enc: "A256GCM" });
-  return JSON.parse(plaintext.toString("utf8")) as { resourceType: string; type: string; entry?: Array<{ resource: Observation }> };
+  expect(header).toEqual({ alg: "dir", enc: "A256GCM", zip: "DEF", cty: "application/fhir+json" });
+  return JSON.parse(plaintext.toString("utf8")) as SharedBundle;
 }
 
 const eventsOf = async (user: string, type?: string) =>
@@ -104,9 +106,9 @@ const eventsOf = async (user: string, type?: string) =>
 const shareRow = (id: string) => svc.db.share.findUniqueOrThrow({ where: { id } });
 
 describe("POST /v1/users/{id}/shares", () => {
-  it("creates a SMART Health Link whose file holds exactly the categories and window granted", async () => {
+  it("creates a SMART Health Link whose file holds exactly the categories and window granted (full detail)", async () => {
     const user = await userWithRecords();
-    const share = await create(user);
+    const share = await create(user, { detail: "full" });
     expect(share).toMatchObject({
       label: "For Dr. Lee",
       categories: ["heart", "sleep"],
@@ -178,8 +180,8 @@ describe("POST /v1/users/{id}/shares", () => {
     expect(opened.status, opened.text).toBe(200);
     const bundle = decryptBundle(opened.body, share.shlink);
     const kinds = (bundle.entry ?? []).map((entry) => entry.resource.id.split("-")[0]).sort();
-    // Steps, weight and SpO2 samples, the blood pressure panel, the workout, the daily summary and the meal.
-    expect(kinds).toEqual(["bp", "daily", "nutrition", "qs", "qs", "qs", "workout"]);
+    // The day's steps and SpO2 (daily aggregates), the weight sample, the blood pressure panel, the workout, the daily summary and the meal.
+    expect(kinds).toEqual(["bp", "daily", "day", "day", "nutrition", "qs", "workout"]);
     const logs = svc.logs.join("\n");
     expect(logs).not.toContain(PASSCODE);
     expect(logs).not.toContain(linkKey);
@@ -246,6 +248,180 @@ describe("POST /v1/users/{id}/shares", () => {
   });
 });
 
+describe("share detail (issue 21)", () => {
+  const LA = "America/Los_Angeles";
+  const TZ_CODE = "http://hl7.org/fhir/StructureDefinition/tz-code";
+  const la = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}) => sample(type, value, time, { timezone: LA, ...extra });
+  const component = (observation: Observation, code: string) =>
+    (observation.component ?? []).find((c: any) => c.code.coding.some((coding: any) => coding.system === "http://terminology.hl7.org/CodeSystem/observation-statistics" && coding.code === code));
+
+  /** A Los Angeles user (UTC-8): samples around local midnights, a watch's ECG with voltages. */
+  async function angeleno(): Promise<string> {
+    const user = await createUser(svc, key);
+    await writeSamples(svc, user, "withings", [
+      // Feb 28 local (before the window's first local midnight but inside the window), then Mar 1 local.
+      la("step_count", 100, "2026-03-01T07:30:00Z", { end_date: at("2026-03-01T07:40:00Z") }),
+      la("step_count", 4000, "2026-03-01T18:00:00Z", { end_date: at("2026-03-01T18:30:00Z") }),
+      la("step_count", 2500, "2026-03-02T05:00:00Z", { end_date: at("2026-03-02T05:20:00Z") }),
+      la("step_count", 900, "2026-03-02T09:00:00Z", { end_date: at("2026-03-02T09:10:00Z") }),
+      la("heart_rate", 58, "2026-03-01T09:00:00Z"),
+      la("heart_rate", 64, "2026-03-01T20:00:00Z"),
+      la("heart_rate", 121, "2026-03-02T02:00:00Z"),
+      la("body_mass", 80.2, "2026-03-01T15:00:00Z"),
+    ]);
+    await writeEcg(svc, user, "apple_health", [
+      { start_date: at("2026-03-01T19:00:00Z"), classification: "sinusRhythm", average_heart_rate: 66, sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25], source: "apple", timezone: LA },
+    ]);
+    return user;
+  }
+  const WINDOW_LA = { start: "2026-03-01T07:00:00Z", end: "2026-03-02T10:00:00Z" };
+
+  it("holds one aggregate per local day of the records' zone by default: counts summed, readings averaged with min and max", async () => {
+    const user = await angeleno();
+    const share = await create(user, { categories: ["activity", "heart", "body"], ...WINDOW_LA });
+    const opened = await openManifest(share.shlink);
+    expect(opened.status, opened.text).toBe(200);
+    const bundle = decryptBundle(opened.body, share.shlink);
+    expect(bundle.meta.tag).toEqual([{ system: `${svc.url}/fhir/CodeSystem/share-detail`, code: "daily" }]);
+    expect(bundle._timestamp).toEqual({ extension: [{ url: TZ_CODE, valueCode: LA }] });
+    expect(bundle.timestamp).toMatch(/[+-]0[78]:00$/);
+    const byId = new Map((bundle.entry ?? []).map((entry) => [entry.resource.id, entry.resource]));
+    expect([...byId.keys()].sort()).toEqual([
+      "day-heart-rate-2026-03-01",
+      "day-step-count-2026-02-28",
+      "day-step-count-2026-03-01",
+      "day-step-count-2026-03-02",
+      expect.stringMatching(/^ecg-/),
+      expect.stringMatching(/^qs-/),
+    ]);
+    expect(share.observations).toBe(6);
+
+    // Mar 1 in Los Angeles: 4000 + 2500 steps (05:00Z on Mar 2 is 21:00 on Mar 1), summed.
+    const steps = byId.get("day-step-count-2026-03-01")!;
+    expect(steps.valueQuantity).toMatchObject({ value: 6500, system: "http://unitsofmeasure.org", code: "{steps}" });
+    expect(steps.code.coding).toContainEqual({ system: "http://loinc.org", code: "55423-8" });
+    expect(steps.effectivePeriod).toEqual({
+      start: "2026-03-01T00:00:00-08:00",
+      _start: { extension: [{ url: TZ_CODE, valueCode: LA }] },
+      end: "2026-03-02T00:00:00-08:00",
+      _end: { extension: [{ url: TZ_CODE, valueCode: LA }] },
+    });
+    expect(steps.meta.tag).toEqual([
+      { system: `${svc.url}/fhir/CodeSystem/aggregate`, code: "day", display: "Daily aggregate of samples" },
+      { system: "http://terminology.hl7.org/CodeSystem/observation-statistics", code: "sum", display: "Sum" },
+      { system: `${svc.url}/fhir/CodeSystem/provider`, code: "withings" },
+    ]);
+    expect(component(steps, "count").valueInteger).toBe(2);
+    expect(component(steps, "minimum")).toBeUndefined();
+    // The first and last day are cut to the window.
+    expect(byId.get("day-step-count-2026-02-28")!.effectivePeriod).toMatchObject({ start: "2026-02-28T23:00:00-08:00", end: "2026-03-01T00:00:00-08:00" });
+    expect(byId.get("day-step-count-2026-02-28")!.valueQuantity.value).toBe(100);
+    expect(byId.get("day-step-count-2026-03-02")!.effectivePeriod).toMatchObject({ start: "2026-03-02T00:00:00-08:00", end: "2026-03-02T02:00:00-08:00" });
+
+    // Readings: the day's average, minimum, maximum and count.
+    const heart = byId.get("day-heart-rate-2026-03-01")!;
+    expect(heart.valueQuantity).toMatchObject({ value: 81, code: "/min" });
+    expect(heart.meta.tag[1]).toMatchObject({ code: "average" });
+    expect(component(heart, "minimum").valueQuantity.value).toBe(58);
+    expect(component(heart, "maximum").valueQuantity.value).toBe(121);
+    expect(component(heart, "count").valueInteger).toBe(3);
+    expect(heart.category[0].coding[0].code).toBe("vital-signs");
+
+    // Body measurements stay samples; an ECG keeps its summary without voltages.
+    expect([...byId.values()].find((o) => o.id.startsWith("qs-"))!.valueQuantity.value).toBe(80.2);
+    const ecg = [...byId.values()].find((o) => o.id.startsWith("ecg-"))!;
+    expect(ecg.component.map((c: any) => c.code.text)).toEqual(["average_heart_rate"]);
+    expect((await shareRow(share.id)).providers).toEqual(["apple_health", "withings"]);
+    // Valid FHIR R4, the Bundle (its timestamp's zone) and every Observation.
+    expect(fhirProblems(bundle)).toEqual([]);
+    for (const observation of byId.values()) expect(fhirProblems(observation), observation.id).toEqual([]);
+  });
+
+  it("holds every sample and ECG voltage with full detail; an unknown detail is a 400", async () => {
+    const user = await angeleno();
+    const share = await create(user, { categories: ["activity", "heart"], ...WINDOW_LA, detail: "full" });
+    const bundle = decryptBundle((await openManifest(share.shlink)).body, share.shlink);
+    expect(bundle.meta.tag).toEqual([{ system: `${svc.url}/fhir/CodeSystem/share-detail`, code: "full" }]);
+    const resources = (bundle.entry ?? []).map((entry) => entry.resource);
+    expect(resources.filter((o) => o.id.startsWith("qs-"))).toHaveLength(7);
+    expect(resources.find((o) => o.id.startsWith("ecg-"))!.component.map((c: any) => c.code.text)).toContain("ECG");
+    const bad = await svc.call(sharesPath(user), { key, body: shareBody({ detail: "hourly" }) });
+    expect(bad.status, bad.text).toBe(400);
+    expect(await svc.db.share.count({ where: { userId: user } })).toBe(1);
+  });
+
+  it("agrees with the merged view of the samples list: every day's count and sum, several sources overlapping, at the window's edges", async () => {
+    const user = await createUser(svc, key);
+    // A deterministic pseudo-random walk (mulberry32).
+    let seed = 21;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const streams = [
+      { provider: "garmin", source: "garmin", device: "Forerunner", on_body: true },
+      { provider: "apple_health", source: "apple", device: "Apple Watch", on_body: true },
+      { provider: "apple_health", source: "apple", device: "iPhone", on_body: false },
+      { provider: "withings", source: "withings", device: "ScanWatch", on_body: true },
+    ];
+    const from = Date.parse(WINDOW_LA.start) - 3_600_000;
+    const to = Date.parse(WINDOW_LA.end) + 3_600_000;
+    const byProvider = new Map<string, QuantitySampleRecord[]>();
+    for (const stream of streams) {
+      const records = byProvider.get(stream.provider) ?? [];
+      byProvider.set(stream.provider, records);
+      // Heart rate with gaps (worn on and off), steps over intervals of 1 to 20 minutes.
+      for (let t = from; t < to; t += Math.floor(random() * 12 + 1) * 60_000 * (random() < 0.1 ? 8 : 1)) {
+        records.push(la("heart_rate", 50 + Math.floor(random() * 60), new Date(t).toISOString(), { ...stream }));
+      }
+      for (let t = from; t < to; t += Math.floor(random() * 25 + 1) * 60_000) {
+        const minutes = Math.floor(random() * 20) + 1;
+        records.push(la("step_count", Math.floor(random() * 900), new Date(t).toISOString(), { ...stream, end_date: new Date(t + minutes * 60_000) }));
+      }
+    }
+    for (const [provider, records] of byProvider) await writeSamples(svc, user, provider, records);
+
+    const share = await create(user, { categories: ["activity", "heart"], ...WINDOW_LA });
+    const bundle = decryptBundle((await openManifest(share.shlink)).body, share.shlink);
+    const days = new Intl.DateTimeFormat("en-CA", { timeZone: LA, year: "numeric", month: "2-digit", day: "2-digit" });
+    for (const type of ["heart_rate", "step_count"]) {
+      const listed = await readAllPages<{ value: number; start_date: string }>(
+        svc,
+        `/v1/users/${user}/samples?type=${type}&view=merged&start=${WINDOW_LA.start}&end=${WINDOW_LA.end}`,
+        key,
+        1000,
+      );
+      const expected = new Map<string, { count: number; sum: number }>();
+      for (const item of listed) {
+        const day = days.format(new Date(item.start_date));
+        const known = expected.get(day) ?? { count: 0, sum: 0 };
+        expected.set(day, { count: known.count + 1, sum: known.sum + item.value });
+      }
+      const aggregates = (bundle.entry ?? []).map((entry) => entry.resource).filter((o) => o.code.text === type);
+      const actual = new Map(
+        aggregates.map((o) => {
+          const count = component(o, "count").valueInteger as number;
+          return [o.id.slice(-10), { count, sum: type === "step_count" ? o.valueQuantity.value : Math.round(o.valueQuantity.value * count) }];
+        }),
+      );
+      expect(listed.length, type).toBeGreaterThan(100);
+      expect(new Set(listed.map((item) => (item as unknown as { provider: string }).provider)).size, `${type}: sources kept`).toBeGreaterThan(1);
+      expect(Object.fromEntries(actual), type).toEqual(Object.fromEntries(expected));
+    }
+  });
+
+  it("counts days in UTC when no record carries a zone", async () => {
+    const user = await createUser(svc, key);
+    await writeSamples(svc, user, "withings", [sample("heart_rate", 60, "2026-03-01T07:00:00Z")]);
+    const share = await create(user, { categories: ["heart"] });
+    const bundle = decryptBundle((await openManifest(share.shlink)).body, share.shlink);
+    expect(bundle._timestamp.extension[0].valueCode).toBe("UTC");
+    expect(bundle.entry!.map((e) => e.resource.effectivePeriod)).toMatchObject([{ start: "2026-03-01T00:00:00+00:00", end: "2026-03-02T00:00:00+00:00" }]);
+  });
+});
+
 describe("GET /v1/users/{id}/shares", () => {
   it("lists every share oldest first with every status, paged by created_at, listing fields only", async () => {
     const user = await userWithRecords();
@@ -297,6 +473,9 @@ describe("POST /v1/users/{id}/shares/{share_id}/revoke", () => {
     const opened = await openManifest(share.shlink);
     expect(opened.status).toBe(404);
     expect(opened.headers.get("content-type")).toContain("application/problem+json");
+    expect(opened.headers.get("access-control-allow-origin")).toBe("*");
+    // The holder of the link learns that it was revoked, and why.
+    expect(opened.body).toMatchObject({ status: 404, share_status: "revoked", revoked_reason: "owner", detail: "The person who shared this link revoked it." });
     expect((await svc.call(`${sharesPath(user)}/${share.id}/revoke`, { key: otherKey, method: "POST" })).status).toBe(404);
     expect((await svc.call(`${sharesPath(user)}/00000000-0000-4000-8000-000000000000/revoke`, { key, method: "POST" })).status).toBe(404);
   });
@@ -411,7 +590,9 @@ describe("POST /share/{share_id}/manifest", () => {
     expect(await eventsOf(user, "share.revoked")).toEqual([
       { type: "share.revoked", data: { user_id: user, external_ref: null, share_id: share.id, reason: "passcode_attempts" } },
     ]);
-    expect((await openManifest(share.shlink, { recipient: "x", passcode: PASSCODE })).status).toBe(404);
+    const locked = await openManifest(share.shlink, { recipient: "x", passcode: PASSCODE });
+    expect(locked.status).toBe(404);
+    expect(locked.body).toMatchObject({ share_status: "revoked", revoked_reason: "passcode_attempts" });
     expect(svc.logs.join("\n")).not.toContain(PASSCODE);
   });
 
@@ -423,10 +604,14 @@ describe("POST /share/{share_id}/manifest", () => {
     const noRecipient = await fetch(`${svc.url}/share/${share.id}/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(noRecipient.status).toBe(400);
     await svc.db.share.update({ where: { id: share.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await openManifest(share.shlink)).status).toBe(404);
+    const expired = await openManifest(share.shlink);
+    expect(expired.status).toBe(404);
+    expect(expired.body).toMatchObject({ share_status: "expired", detail: "This link expired." });
+    expect(expired.body.revoked_reason).toBeUndefined();
     expect((await svc.call(`${sharesPath(user)}/${share.id}`, { key })).body.status).toBe("expired");
     const unknown = await fetch(`${svc.url}/share/00000000-0000-4000-8000-000000000000/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"recipient":"x"}' });
     expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as Record<string, unknown>).share_status).toBeUndefined();
     expect((await fetch(`${svc.url}/share/not-a-uuid/manifest`, { method: "POST", body: '{"recipient":"x"}' })).status).toBe(404);
     expect(await eventsOf(user, "share.accessed")).toEqual([]);
     // Revoking an expired share drops its file without share.revoked (it had already stopped).

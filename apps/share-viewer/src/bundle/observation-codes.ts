@@ -1,4 +1,5 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
+import { isPlainDate, type When } from "./days.ts";
 
 /**
  * Reading svc's Observations: their codes are under the instance's own code systems
@@ -69,10 +70,34 @@ export function valueOf(observation: Observation): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** When the Observation starts and ends (ms since the epoch); null when it has no time. */
-export function timesOf(observation: Observation): { start: number; end: number } | null {
-  const start = Date.parse(observation.effectiveDateTime ?? observation.effectivePeriod?.start ?? observation.effectiveInstant ?? "");
-  if (Number.isNaN(start)) return null;
-  const end = Date.parse(observation.effectivePeriod?.end ?? "");
-  return { start, end: Number.isNaN(end) ? start : end };
+/** When a FHIR date or dateTime is: a plain date as it is, else the instant it names. */
+function whenOfValue(value: string | undefined): When | null {
+  if (value === undefined) return null;
+  if (isPlainDate(value)) return { kind: "day", day: value };
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : { kind: "time", ms };
+}
+
+/**
+ * When the Observation starts and ends; null when it has no time. A date-only value (a daily
+ * summary's date) stays a plain date: read as an instant it would be UTC midnight, which is
+ * the day before anywhere west of UTC.
+ */
+export function timesOf(observation: Observation): { start: When; end: When } | null {
+  const start = whenOfValue(observation.effectiveDateTime ?? observation.effectivePeriod?.start ?? observation.effectiveInstant);
+  if (!start) return null;
+  return { start, end: whenOfValue(observation.effectivePeriod?.end) ?? start };
+}
+
+const STATISTICS = "http://terminology.hl7.org/CodeSystem/observation-statistics";
+
+/** Whether the Observation is svc's aggregate of a local day of samples (meta tag `{base}/aggregate|day`). */
+export const isDayAggregate = (observation: Observation): boolean =>
+  observation.meta?.tag?.some((tag) => tag.system?.endsWith("/aggregate") && tag.code === "day") ?? false;
+
+/** An aggregate's statistic component (`count`, `minimum`, `maximum`): its number, or null. */
+export function statisticValue(observation: Observation, code: "count" | "minimum" | "maximum"): number | null {
+  const part = observation.component?.find((c) => c.code.coding?.some((coding) => coding.system === STATISTICS && coding.code === code));
+  const value = part?.valueInteger ?? part?.valueQuantity?.value;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }

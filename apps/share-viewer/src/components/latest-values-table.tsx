@@ -1,36 +1,35 @@
-import { Table } from "@mantine/core";
 import type { MeasureSummary } from "../bundle/bundle-summary.ts";
-import { formatDateTime, formatRange } from "../format.ts";
+import { formatDayRange, formatWhen } from "../format.ts";
+import { ResponsiveTable } from "./responsive-table.tsx";
 
-/** One row per measure of a category: its latest value, when, how many and over which dates. */
-export function LatestValuesTable({ caption, measures }: { caption: string; measures: MeasureSummary[] }) {
+const COLUMNS = [
+  { key: "latest", label: "Latest" },
+  { key: "when", label: "Taken" },
+  { key: "records", label: "Records" },
+  { key: "dates", label: "Dates" },
+];
+
+/** "90 days (1,296,000 values)" for daily aggregates, else the count of records. */
+const recordsText = (measure: MeasureSummary) =>
+  measure.samples === null ? measure.count.toLocaleString() : `${measure.count.toLocaleString()} ${measure.count === 1 ? "day" : "days"} (${measure.samples.toLocaleString()} values)`;
+
+/** One row per measure of a category: its latest value (a day's total or range for frequent samples), when, how many and over which dates. */
+export function LatestValuesTable({ caption, measures, zone }: { caption: string; measures: MeasureSummary[]; zone: string }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped withTableBorder captionSide="top">
-        <Table.Caption>{caption}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Measure</Table.Th>
-            <Table.Th scope="col">Latest</Table.Th>
-            <Table.Th scope="col">Taken</Table.Th>
-            <Table.Th scope="col">Records</Table.Th>
-            <Table.Th scope="col">Dates</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {measures.map((measure) => (
-            <Table.Tr key={measure.key}>
-              <Table.Th scope="row" fw={500}>
-                {measure.name}
-              </Table.Th>
-              <Table.Td>{measure.latest.text}</Table.Td>
-              <Table.Td>{measure.latest.at === null ? "–" : formatDateTime(measure.latest.at)}</Table.Td>
-              <Table.Td>{measure.count.toLocaleString()}</Table.Td>
-              <Table.Td>{measure.range ? formatRange(measure.range) : "–"}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ResponsiveTable
+      caption={caption}
+      headerLabel="Measure"
+      columns={COLUMNS}
+      rows={measures.map((measure) => ({
+        key: measure.key,
+        header: measure.name,
+        cells: {
+          latest: measure.latest.text,
+          when: measure.latest.when === null ? "–" : formatWhen(measure.latest.when, zone),
+          records: recordsText(measure),
+          dates: measure.days ? formatDayRange(measure.days) : "–",
+        },
+      }))}
+    />
   );
 }

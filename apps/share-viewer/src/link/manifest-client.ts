@@ -7,24 +7,70 @@ export interface ManifestFile {
   location?: string;
 }
 
+/** Why a share cannot be opened, as the server's 404 says (svc adds `share_status` and `revoked_reason`). */
+export type GoneReason =
+  | { status: "revoked"; reason: "owner" | "consent" | "provider_erased" | "passcode_attempts" | null }
+  | { status: "expired" }
+  | { status: "unknown" };
+
 /** The answer of a manifest request, as the viewer acts on it. */
 export type ManifestAnswer =
   | { kind: "files"; files: ManifestFile[] }
   /** The passcode is missing or wrong; 0 attempts left means the link is now revoked. */
   | { kind: "passcode"; remainingAttempts: number | null }
   /** Unknown, revoked or expired. */
-  | { kind: "gone" }
+  | { kind: "gone"; why: GoneReason }
   | { kind: "failed"; message: string };
 
+/** Bytes of the answer received so far, and its length when the server said (Content-Length). */
+export type DownloadProgress = (received: number, total: number | null) => void;
+
 const FAILED_MESSAGE = "The server could not open the share right now. Try again in a moment.";
+const DOWNLOAD_FAILED = "The shared file could not be downloaded. Try again in a moment.";
 const FAILED: ManifestAnswer = { kind: "failed", message: FAILED_MESSAGE };
 
-async function jsonOf(response: Response): Promise<unknown> {
+/** The body's text, read chunk by chunk so its download can be shown. */
+async function readText(response: Response, onProgress?: DownloadProgress): Promise<string> {
+  const length = Number(response.headers.get("content-length"));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress?.(0, total);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress?.(received, total);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function jsonOf(text: string): unknown {
   try {
-    return await response.json();
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+const REVOKED_REASONS = ["owner", "consent", "provider_erased", "passcode_attempts"] as const;
+
+/** Why the server says a share is gone (its 404 problem's members). */
+function goneReasonOf(body: unknown): GoneReason {
+  const fields = (typeof body === "object" && body !== null ? body : {}) as { share_status?: unknown; revoked_reason?: unknown };
+  if (fields.share_status === "expired") return { status: "expired" };
+  if (fields.share_status !== "revoked") return { status: "unknown" };
+  const reason = REVOKED_REASONS.find((known) => known === fields.revoked_reason) ?? null;
+  return { status: "revoked", reason };
 }
 
 function filesOf(body: unknown): ManifestFile[] | null {
@@ -36,9 +82,13 @@ function filesOf(body: unknown): ManifestFile[] | null {
   );
 }
 
-/** POSTs the manifest URL with the passcode (when there is one). Network failures answer `failed`. */
-export async function requestManifest(url: string, passcode?: string): Promise<ManifestAnswer> {
+/**
+ * POSTs the manifest URL with the passcode (when there is one); the answer embeds the file,
+ * so `onProgress` follows its download. Network failures answer `failed`.
+ */
+export async function requestManifest(url: string, passcode?: string, onProgress?: DownloadProgress): Promise<ManifestAnswer> {
   let response: Response;
+  let body: unknown;
   try {
     response = await fetch(url, {
       method: "POST",
@@ -48,11 +98,11 @@ export async function requestManifest(url: string, passcode?: string): Promise<M
       cache: "no-store",
       referrerPolicy: "no-referrer",
     });
+    body = jsonOf(await readText(response, response.ok ? onProgress : undefined));
   } catch {
     return FAILED;
   }
-  if (response.status === 404) return { kind: "gone" };
-  const body = await jsonOf(response);
+  if (response.status === 404) return { kind: "gone", why: goneReasonOf(body) };
   if (response.status === 401) {
     const remaining = (body as { remainingAttempts?: unknown } | undefined)?.remainingAttempts;
     return { kind: "passcode", remainingAttempts: typeof remaining === "number" ? remaining : null };
@@ -63,14 +113,17 @@ export async function requestManifest(url: string, passcode?: string): Promise<M
 }
 
 /** The encrypted file (compact JWE): embedded in the manifest, or fetched from its location. */
-export async function fetchFileJwe(file: ManifestFile): Promise<string | { kind: "gone" } | { kind: "failed"; message: string }> {
+export async function fetchFileJwe(
+  file: ManifestFile,
+  onProgress?: DownloadProgress,
+): Promise<string | { kind: "gone"; why: GoneReason } | { kind: "failed"; message: string }> {
   if (file.embedded !== undefined) return file.embedded;
   try {
     const response = await fetch(file.location ?? "", { credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer" });
-    if (response.status === 404) return { kind: "gone" };
+    if (response.status === 404) return { kind: "gone", why: goneReasonOf(jsonOf(await response.text())) };
     if (!response.ok) return { kind: "failed", message: FAILED_MESSAGE };
-    return await response.text();
+    return await readText(response, onProgress);
   } catch {
-    return { kind: "failed", message: "The shared file could not be downloaded. Try again in a moment." };
+    return { kind: "failed", message: DOWNLOAD_FAILED };
   }
 }

@@ -514,7 +514,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link
-         * @description Makes a SMART Health Link to the user's records of the categories in the window [start, end): a FHIR R4 Bundle of Observations (as the FHIR Observation search serves them, merged view), encrypted (JWE, A256GCM) with a fresh random key that only the link carries. The answer shows `link` (the viewer page URL) and `shlink` (the bare `shlink:/…`) once; the server keeps neither the key nor the passcode (a salted hash). A recipient POSTs `{recipient, passcode}` to the link's manifest URL to get the file. Sends share.created. Send Idempotency-Key to make retries safe: a replay answers the share with link and shlink null.
+         * @description Makes a SMART Health Link to the user's records of the categories in the window [start, end): a FHIR R4 Bundle of Observations (as the FHIR Observation search serves them, merged view; with `detail` `daily`, the default, frequent samples such as heart rate and steps as one Observation per local day), compressed and encrypted (JWE, zip DEF, A256GCM) with a fresh random key that only the link carries. The answer shows `link` (the viewer page URL) and `shlink` (the bare `shlink:/…`) once; the server keeps neither the key nor the passcode (a salted hash). A recipient POSTs `{recipient, passcode}` to the link's manifest URL to get the file. Sends share.created. Send Idempotency-Key to make retries safe: a replay answers the share with link and shlink null.
          */
         post: operations["shares-createShare"];
         delete?: never;
@@ -1298,8 +1298,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List a tenant's users
-         * @description As GET /v1/users (active users, oldest first, same paging). Read-only mirror for an instance admin: recorded in the instance's audit log and in the tenant's. Audit action `users.read`.
+         * List or find a tenant's users
+         * @description As GET /v1/users (active users, oldest first, same paging), optionally narrowed by external_ref: `external_ref` matches it exactly, `external_ref_prefix` by its beginning (case-sensitive; both given: both must hold). A user is found by id at GET /v1/admin/tenants/{tenant_id}/users/{id}. Read-only mirror for an instance admin: recorded in the instance's audit log and in the tenant's. Audit action `users.read`.
          */
         get: operations["adminMirrors-listTenantUsers"];
         put?: never;
@@ -1430,6 +1430,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tenants/{tenant_id}/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant's user
+         * @description As GET /v1/users/{id}, and also a user being deleted (status `deleting`, external_ref null), so support sees why its reads answer 404. Read-only mirror for an instance admin: recorded in the instance's audit log and in the tenant's. Audit action `user.read`.
+         */
+        get: operations["adminMirrors-getTenantUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant_id}/users/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tenant user's share links
+         * @description As GET /v1/users/{id}/shares (every status, oldest first; never a link, key or passcode). Read-only mirror for an instance admin: recorded in the instance's audit log and in the tenant's. Audit action `shares.read`.
+         */
+        get: operations["adminMirrors-listTenantShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant_id}/users/{id}/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tenant user's consents per source
+         * @description As GET /v1/users/{id}/consents (one entry per source, every category with whether it is granted; one page). Read-only mirror for an instance admin: recorded in the instance's audit log and in the tenant's. Audit action `consents.read`.
+         */
+        get: operations["adminMirrors-listTenantConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-log": {
         parameters: {
             query?: never;
@@ -1499,7 +1559,7 @@ export interface paths {
         };
         /**
          * List the instance's tenants
-         * @description Every tenant, oldest first, with its count of active users. An instance-level list: not recorded in the audit log.
+         * @description Every tenant, oldest first, with its count of active users; one being deleted shows with status `deleting` until it is gone. An instance-level list: not recorded in the audit log.
          */
         get: operations["adminTenants-listTenants"];
         put?: never;
@@ -1523,9 +1583,33 @@ export interface paths {
         };
         /**
          * Get one tenant
-         * @description The tenant as the tenant list shows it. An instance-level read: not recorded in the audit log.
+         * @description The tenant as the tenant list shows it, also while it is being deleted (status `deleting`). An instance-level read: not recorded in the audit log.
          */
         get: operations["adminTenants-getTenant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tenant and all its data
+         * @description The tenant turns deleting at once: its API keys and its users' tokens answer 401, its admin routes 404, and its webhook endpoints are disabled, so nothing more is sent to them (no user.deleted events either). A background job then deletes every user as DELETE /v1/users/{id} does (grants revoked at the providers best effort, raw files, every row), then the tenant's webhook endpoints with their deliveries, its keys, provider switches and own provider keys, outbox, and its own audit entries; the instance's audit log keeps the admins' entries, this request's `tenant.delete` among them. Follow the job at Location. Asked again while the job runs, the answer is the same job (a failed job is queued again).
+         */
+        delete: operations["adminTenants-deleteTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenant-deletions/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a tenant's deletion
+         * @description The deletion started by DELETE /v1/admin/tenants/{tenant_id}, also once the tenant is gone (a tenant's own routes then answer 404). An instance-level read: not recorded in the audit log.
+         */
+        get: operations["adminTenants-getTenantDeletionJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1867,18 +1951,18 @@ export interface components {
             }[];
         };
         /**
-         * The share would hold more than 25000 observations or 16 MiB: choose a shorter window or fewer categories error (413)
+         * The share would hold more than 25000 observations or 16 MiB: choose a shorter window, fewer categories or daily detail error (413)
          * @description The error information
          * @example {
          *       "code": "PAYLOAD_TOO_LARGE",
-         *       "message": "The share would hold more than 25000 observations or 16 MiB: choose a shorter window or fewer categories",
+         *       "message": "The share would hold more than 25000 observations or 16 MiB: choose a shorter window, fewer categories or daily detail",
          *       "issues": []
          *     }
          */
         "error.PAYLOAD_TOO_LARGE": {
             /**
              * @description The error message
-             * @example The share would hold more than 25000 observations or 16 MiB: choose a shorter window or fewer categories
+             * @example The share would hold more than 25000 observations or 16 MiB: choose a shorter window, fewer categories or daily detail
              */
             message: string;
             /**
@@ -6036,6 +6120,12 @@ export interface operations {
                     expires_at: string;
                     /** @description A passcode the recipient must enter, 6 to 64 characters; never stored in clear, never shown again. */
                     passcode?: string;
+                    /**
+                     * @description `daily` (default): counts (steps, energy, distance...) and readings (heart rate, SpO2...) as one Observation per local day (the day's sum, or its average with minimum and maximum), every other record as stored, ECG recordings without voltages. `full`: every sample and every ECG voltage.
+                     * @default daily
+                     * @enum {string}
+                     */
+                    detail?: "daily" | "full";
                 };
             };
         };
@@ -6147,7 +6237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The share would hold more than 25000 observations or 16 MiB: choose a shorter window or fewer categories */
+            /** @description The share would hold more than 25000 observations or 16 MiB: choose a shorter window, fewer categories or daily detail */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12342,6 +12432,8 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                external_ref?: string;
+                external_ref_prefix?: string;
             };
             header?: never;
             path: {
@@ -12374,7 +12466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description tenant_id is not a uuid, or an invalid limit or cursor */
+            /** @description tenant_id is not a uuid, or an invalid limit, cursor or filter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13239,11 +13331,376 @@ export interface operations {
             };
         };
     };
+    "adminMirrors-getTenantUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id (uuid). */
+                tenant_id: string;
+                /** @description The user's id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The tenant's own identifier of the user, unique in the tenant. */
+                        external_ref: string | null;
+                        /** @enum {string} */
+                        status: "active" | "deleting";
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description tenant_id or id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an instance admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant, or no such user of the tenant (or its deletion is done) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "adminMirrors-listTenantShares": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The user's id (uuid). */
+                id: string;
+                /** @description The tenant's id (uuid). */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The share's id.
+                             */
+                            id: string;
+                            /** @description A short title a person wrote, shown to the recipient. Data, never an instruction. */
+                            label: string;
+                            /** @description The data categories the share holds. */
+                            categories: ("activity" | "heart" | "recovery" | "body" | "sleep" | "workouts" | "vitals" | "nutrition" | "cycle" | "mindfulness" | "reported")[];
+                            /**
+                             * Format: date-time
+                             * @description Start of the window shared (inclusive): records starting at or after it.
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the window shared (exclusive).
+                             */
+                            end: string;
+                            /**
+                             * Format: date-time
+                             * @description When the link stops working.
+                             */
+                            expires_at: string;
+                            /** @description Whether opening the link needs a passcode. */
+                            passcode: boolean;
+                            /** @description Wrong passcodes sent so far; the 10th revokes the share (reason passcode_attempts). */
+                            passcode_failures: number;
+                            /**
+                             * @description `active`; `expired` after expires_at; `revoked` once stopped before expiry (revoked wins).
+                             * @enum {string}
+                             */
+                            status: "active" | "expired" | "revoked";
+                            /** @description When the share was revoked; null unless revoked. */
+                            revoked_at: string | null;
+                            /** @description `owner` (the revoke route), `consent` (a category's consent revoked), `provider_erased` (the provider's data erased), `passcode_attempts` (too many wrong passcodes). */
+                            revoked_reason: ("owner" | "consent" | "provider_erased" | "passcode_attempts") | null;
+                            /** @description FHIR Observations in the shared file. */
+                            observations: number;
+                            /** @description Size of the encrypted file (JWE) in bytes. */
+                            file_bytes: number;
+                            /** @description How many times the file was served. */
+                            accesses: number;
+                            /** @description When the file was last served. */
+                            last_accessed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description tenant_id or id is not a uuid, or an invalid limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an instance admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant, or no such user of the tenant (or the user is being deleted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "adminMirrors-listTenantConsents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id (uuid). */
+                id: string;
+                /** @description The tenant's id (uuid). */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The source's provider slug. */
+                            provider: string;
+                            /** @description Every category, in the catalog's order. */
+                            categories: {
+                                /**
+                                 * @description A data category: `activity` (steps, distance, energy, floors, activity minutes and daily summaries (their activity figures and score)); `heart` (heart rate, heart rate variability, ECG recordings, heartbeat series and the heart figures of daily summaries); `recovery` (recovery and readiness scores); `body` (weight, body composition and other body measurements); `sleep` (sleep sessions with their phases, sleep samples and the sleep time of daily summaries); `workouts` (workouts with their routes); `vitals` (blood pressure, oxygen saturation, respiration, temperature and other vitals); `nutrition` (nutrition logs, food and water); `cycle` (menstrual flow, cycles and related samples); `mindfulness` (mindful minutes and related samples); `reported` (self reports (how a person says they feel)).
+                                 * @enum {string}
+                                 */
+                                category: "activity" | "heart" | "recovery" | "body" | "sleep" | "workouts" | "vitals" | "nutrition" | "cycle" | "mindfulness" | "reported";
+                                /** @description False once revoked: records of the category from this source are neither stored nor kept. */
+                                granted: boolean;
+                                /** @description When the consent last changed; null while it was never changed (granted by default). */
+                                updated_at: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description tenant_id or id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an instance admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant, or no such user of the tenant (or the user is being deleted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "auditLog-listAuditLog": {
         parameters: {
             query?: {
                 cursor?: string;
                 limit?: number;
+                actor_id?: string;
+                actor_kind?: "admin" | "tenant";
+                action?: string;
+                writes_only?: "true" | "false";
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -13276,7 +13733,7 @@ export interface operations {
                                  */
                                 id: string;
                             };
-                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`. */
+                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`, and others. Every read ends in `.read`; every other action changes something (see `writes_only`). */
                             action: string;
                             /** @description What the action was about. */
                             target: {
@@ -13296,7 +13753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid limit or cursor */
+            /** @description Invalid limit, cursor or filter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13362,6 +13819,11 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                actor_id?: string;
+                actor_kind?: "admin" | "tenant";
+                action?: string;
+                writes_only?: "true" | "false";
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -13394,7 +13856,7 @@ export interface operations {
                                  */
                                 id: string;
                             };
-                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`. */
+                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`, and others. Every read ends in `.read`; every other action changes something (see `writes_only`). */
                             action: string;
                             /** @description What the action was about. */
                             target: {
@@ -13414,7 +13876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid limit or cursor */
+            /** @description Invalid limit, cursor or filter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13480,6 +13942,11 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                actor_id?: string;
+                actor_kind?: "admin" | "tenant";
+                action?: string;
+                writes_only?: "true" | "false";
+                user_id?: string;
             };
             header?: never;
             path: {
@@ -13515,7 +13982,7 @@ export interface operations {
                                  */
                                 id: string;
                             };
-                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`. */
+                            /** @description What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`, and others. Every read ends in `.read`; every other action changes something (see `writes_only`). */
                             action: string;
                             /** @description What the action was about. */
                             target: {
@@ -13535,7 +14002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description tenant_id is not a uuid, or an invalid limit or cursor */
+            /** @description tenant_id is not a uuid, or an invalid limit, cursor or filter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13632,6 +14099,13 @@ export interface operations {
                             created_at: string;
                             /** @description How many active users the tenant has (not those being deleted). */
                             users: number;
+                            /**
+                             * @description `deleting` from DELETE /v1/admin/tenants/{tenant_id} until the tenant is gone: its keys answer 401, its mirrors 404.
+                             * @enum {string}
+                             */
+                            status: "active" | "deleting";
+                            /** @description While deleting: the deletion, at GET /v1/admin/tenant-deletions/{job_id}; else null. */
+                            deletion_job_id: string | null;
                         }[];
                         /** @description Cursor of the next page; null on the last page. */
                         next_cursor: string | null;
@@ -13838,6 +14312,13 @@ export interface operations {
                         created_at: string;
                         /** @description How many active users the tenant has (not those being deleted). */
                         users: number;
+                        /**
+                         * @description `deleting` from DELETE /v1/admin/tenants/{tenant_id} until the tenant is gone: its keys answer 401, its mirrors 404.
+                         * @enum {string}
+                         */
+                        status: "active" | "deleting";
+                        /** @description While deleting: the deletion, at GET /v1/admin/tenant-deletions/{job_id}; else null. */
+                        deletion_job_id: string | null;
                     };
                 };
             };
@@ -13869,7 +14350,235 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such tenant */
+            /** @description No such tenant (or it was deleted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "adminTenants-deleteTenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id (uuid). */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description /v1/admin/tenant-deletions/{job_id} of the deletion. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        job_id: string;
+                        /** Format: uuid */
+                        tenant_id: string;
+                        /** @description The tenant's name when its deletion was asked for. */
+                        tenant_name: string;
+                        /**
+                         * @description `done`: every user, raw file and row of the tenant is gone, and the tenant.
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "done" | "failed";
+                        /** @description Users the tenant had when the deletion was asked for. */
+                        users_total: number;
+                        /** @description How many of them are deleted so far. */
+                        users_deleted: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description null until the job starts. */
+                        started_at: string | null;
+                        /** @description null until the job ends. */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description tenant_id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an instance admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant (or it is deleted already) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "adminTenants-getTenantDeletionJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant deletion's id (uuid). */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        job_id: string;
+                        /** Format: uuid */
+                        tenant_id: string;
+                        /** @description The tenant's name when its deletion was asked for. */
+                        tenant_name: string;
+                        /**
+                         * @description `done`: every user, raw file and row of the tenant is gone, and the tenant.
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "done" | "failed";
+                        /** @description Users the tenant had when the deletion was asked for. */
+                        users_total: number;
+                        /** @description How many of them are deleted so far. */
+                        users_deleted: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description null until the job starts. */
+                        started_at: string | null;
+                        /** @description null until the job ends. */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description job_id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an instance admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant deletion */
             404: {
                 headers: {
                     [name: string]: unknown;

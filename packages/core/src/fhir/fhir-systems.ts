@@ -8,6 +8,10 @@ export const MDC = "urn:oid:2.16.840.1.113883.6.24";
 /** LOINC's sleep durations (awake time and sleep latency have no LOINC code of their own). */
 export const LOINC_SLEEP = { duration: "93832-4", light: "93830-8", deep: "93831-6", rem: "93829-0" } as const;
 export const VITAL_SIGNS_PROFILE = "http://hl7.org/fhir/StructureDefinition/vitalsigns";
+/** HL7's statistic codes (average, minimum, maximum, count, sum...), as the $stats operation uses them. */
+export const OBSERVATION_STATISTICS = "http://terminology.hl7.org/CodeSystem/observation-statistics";
+/** The IANA zone of a date, dateTime or instant (FHIR's core extension tz-code). */
+export const TZ_CODE_EXTENSION = "http://hl7.org/fhir/StructureDefinition/tz-code";
 
 /**
  * The instance's own code systems, all under `{fhir_code_system_base}` (SVC_FHIR_CODE_SYSTEM_BASE,
@@ -26,6 +30,10 @@ export interface FhirSystems {
   ecgClassification: string;
   /** meta.tag: the provider a record came from. */
   provider: string;
+  /** meta.tag `day`: an Observation that aggregates a local day of samples (a share's daily aggregates). */
+  aggregate: string;
+  /** Bundle meta.tag: how much of the records a share holds, `daily` or `full`. */
+  shareDetail: string;
   /** meta.tag: the source (app or vendor) within the provider. */
   source: string;
   /** identifier: the Observation's own id. */
@@ -43,6 +51,8 @@ export function fhirSystems(base: string): FhirSystems {
     activityType: `${trimmed}/activity-type`,
     ecgClassification: `${trimmed}/ecg-classification`,
     provider: `${trimmed}/provider`,
+    aggregate: `${trimmed}/aggregate`,
+    shareDetail: `${trimmed}/share-detail`,
     source: `${trimmed}/source`,
     observationId: `${trimmed}/observation-id`,
     externalId: `${trimmed}/external-id`,

@@ -5,7 +5,9 @@ import {
   consumeConsentStateRow,
   deleteExpiredConsentStates,
   findConsentStateByHash,
+  findOpenConsentStateTenantName,
   insertConsentState,
+  type ConsentStateRow,
 } from "../repositories/consent-state-repository.ts";
 import { hashSecret } from "../secrets.ts";
 import type { ApplicationKeys } from "../services/provider-config.ts";
@@ -27,20 +29,22 @@ export interface ConsentState {
   provider: string;
   codeVerifier: string;
   redirectUri: string | null;
+  /** The token of the connect link the consent was started from, if any. */
+  connectToken: string | null;
   keySource: string;
   applicationId: string;
 }
 
 export type ConsumedConsentState =
   | { ok: true; consent: ConsentState }
-  /** A used or expired state still tells where its consent was to end (its provider and redirect_uri). */
-  | { ok: false; reason: "unknown" | "used" | "expired"; provider: string | null; redirectUri: string | null };
+  /** A used or expired state still tells where its consent was to end (its provider, redirect_uri and connect link). */
+  | { ok: false; reason: "unknown" | "used" | "expired"; provider: string | null; redirectUri: string | null; connectToken: string | null };
 
 /** A new single-use state for one consent round trip of the user at the provider. */
 export async function createConsentState(
   deps: Pick<CoreDeps, "sealer">,
   db: DbClient,
-  input: { userId: string; provider: string; redirectUri: string | null; application: ApplicationKeys },
+  input: { userId: string; provider: string; redirectUri: string | null; connectToken: string | null; application: ApplicationKeys },
   now: Date = new Date(),
 ): Promise<NewConsentState> {
   const state = oauth.generateRandomState();
@@ -53,6 +57,7 @@ export async function createConsentState(
     provider: input.provider,
     sealedVerifier: deps.sealer.seal(codeVerifier),
     redirectUri: input.redirectUri,
+    sealedConnectToken: input.connectToken === null ? null : deps.sealer.seal(input.connectToken),
     keySource: input.application.keySource,
     applicationId: input.application.applicationId,
     expiresAt,
@@ -66,8 +71,8 @@ export async function consumeConsentState(deps: Pick<CoreDeps, "sealer">, db: Db
   const row = await consumeConsentStateRow(db, stateHash);
   if (!row) {
     const known = await findConsentStateByHash(db, stateHash);
-    if (!known) return { ok: false, reason: "unknown", provider: null, redirectUri: null };
-    return { ok: false, reason: known.usedAt ? "used" : "expired", provider: known.provider, redirectUri: known.redirectUri };
+    if (!known) return { ok: false, reason: "unknown", provider: null, redirectUri: null, connectToken: null };
+    return { ok: false, reason: known.usedAt ? "used" : "expired", provider: known.provider, redirectUri: known.redirectUri, connectToken: connectTokenOf(deps, known) };
   }
   return {
     ok: true,
@@ -76,8 +81,22 @@ export async function consumeConsentState(deps: Pick<CoreDeps, "sealer">, db: Db
       provider: row.provider,
       codeVerifier: deps.sealer.open(row.sealedVerifier),
       redirectUri: row.redirectUri,
+      connectToken: connectTokenOf(deps, row),
       keySource: row.keySource,
       applicationId: row.applicationId,
     },
   };
+}
+
+function connectTokenOf(deps: Pick<CoreDeps, "sealer">, row: ConsentStateRow): string | null {
+  return row.sealedConnectToken === null ? null : deps.sealer.open(row.sealedConnectToken);
+}
+
+/**
+ * The name of the tenant (the app) a consent state was made for, while it can still be used:
+ * for a provider's consent page that this instance serves itself (the demo provider), which
+ * can name the app asking where a real provider names its registered client.
+ */
+export function consentStateTenantName(db: DbClient, provider: string, state: string, now: Date = new Date()): Promise<string | null> {
+  return findOpenConsentStateTenantName(db, hashSecret(state), provider, now);
 }

@@ -57,12 +57,34 @@ export async function hasAuditEntrySince(db: DbClient, entry: { actorId: string;
 /** Which log: the instance's (every admin entry) or one tenant's (every entry about it). */
 export type AuditLog = { kind: "instance" } | { kind: "tenant"; tenantId: string };
 
-/** Entries of one log, newest first, after the cursor; one row more than `limit`. */
-export function listAuditEntries(db: DbClient, log: AuditLog, limit: number, before: CreatedAtCursor | undefined): Promise<AuditEntryRow[]> {
+/** Narrows a log; every field given must match. `readActionSuffix` set: only actions not ending in it (writes). */
+export interface AuditEntryFilter {
+  actorId?: string | undefined;
+  actorKind?: "admin" | "tenant" | undefined;
+  action?: string | undefined;
+  userId?: string | undefined;
+  readActionSuffix?: string | undefined;
+}
+
+/** Entries of one log matching the filter, newest first, after the cursor; one row more than `limit`. */
+export function listAuditEntries(
+  db: DbClient,
+  log: AuditLog,
+  limit: number,
+  before: CreatedAtCursor | undefined,
+  filter: AuditEntryFilter = {},
+): Promise<AuditEntryRow[]> {
   const beforeDate = before && new Date(before.t);
   return db.auditEntry.findMany({
     where: {
       ...(log.kind === "instance" ? { actorKind: "admin" } : { tenantId: log.tenantId }),
+      AND: [
+        filter.actorId !== undefined ? { actorId: filter.actorId } : {},
+        filter.actorKind !== undefined ? { actorKind: filter.actorKind } : {},
+        filter.action !== undefined ? { action: filter.action } : {},
+        filter.userId !== undefined ? { userId: filter.userId } : {},
+        filter.readActionSuffix !== undefined ? { NOT: { action: { endsWith: filter.readActionSuffix } } } : {},
+      ],
       ...(beforeDate && {
         OR: [{ createdAt: { lt: beforeDate } }, { createdAt: beforeDate, id: { lt: before.id } }],
       }),

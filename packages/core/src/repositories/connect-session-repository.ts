@@ -5,18 +5,18 @@ export interface ConnectSessionRow {
   userId: string;
   redirectUri: string | null;
   expiresAt: Date;
-  user: { tenantId: string; status: "active" | "deleting" };
+  user: { tenantId: string; status: "active" | "deleting"; tenant: { name: string } };
 }
 
 export function insertConnectSession(db: DbClient, input: { tokenHash: string; userId: string; redirectUri: string | null; expiresAt: Date }) {
   return db.connectSession.create({ data: input, select: { id: true } });
 }
 
-/** The session of a link by the SHA-256 of its token, with its user's tenant and status. */
+/** The session of a link by the SHA-256 of its token, with its user's tenant (and its name) and status. */
 export function findConnectSessionByHash(db: DbClient, tokenHash: string): Promise<ConnectSessionRow | null> {
   return db.connectSession.findUnique({
     where: { tokenHash },
-    select: { id: true, userId: true, redirectUri: true, expiresAt: true, user: { select: { tenantId: true, status: true } } },
+    select: { id: true, userId: true, redirectUri: true, expiresAt: true, user: { select: { tenantId: true, status: true, tenant: { select: { name: true } } } } },
   });
 }
 

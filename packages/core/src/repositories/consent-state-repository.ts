@@ -6,6 +6,7 @@ const consentFields = {
   provider: true,
   sealedVerifier: true,
   redirectUri: true,
+  sealedConnectToken: true,
   keySource: true,
   applicationId: true,
   expiresAt: true,
@@ -18,6 +19,7 @@ export interface ConsentStateRow {
   provider: string;
   sealedVerifier: string;
   redirectUri: string | null;
+  sealedConnectToken: string | null;
   keySource: string;
   applicationId: string;
   expiresAt: Date;
@@ -30,6 +32,7 @@ export interface ConsentStateWrite {
   provider: string;
   sealedVerifier: string;
   redirectUri: string | null;
+  sealedConnectToken: string | null;
   keySource: string;
   applicationId: string;
   expiresAt: Date;
@@ -48,7 +51,7 @@ export async function consumeConsentStateRow(db: DbClient, stateHash: string): P
     UPDATE consent_states SET used_at = now()
     WHERE state_hash = ${stateHash} AND used_at IS NULL AND expires_at > now()
     RETURNING id, user_id AS "userId", provider, sealed_verifier AS "sealedVerifier", redirect_uri AS "redirectUri",
-      key_source AS "keySource", application_id AS "applicationId", expires_at AS "expiresAt", used_at AS "usedAt"`;
+      sealed_connect_token AS "sealedConnectToken", key_source AS "keySource", application_id AS "applicationId", expires_at AS "expiresAt", used_at AS "usedAt"`;
   return rows[0] ?? null;
 }
 
@@ -59,4 +62,13 @@ export function findConsentStateByHash(db: DbClient, stateHash: string): Promise
 /** Drops the user's states of the provider that expired before `before` (they can never be used). */
 export function deleteExpiredConsentStates(db: DbClient, userId: string, provider: string, before: Date) {
   return db.consentState.deleteMany({ where: { userId, provider, expiresAt: { lt: before } } });
+}
+
+/** The name of the tenant whose user a consent state is for, while the state is unused and unexpired. */
+export async function findOpenConsentStateTenantName(db: DbClient, stateHash: string, provider: string, now: Date): Promise<string | null> {
+  const row = await db.consentState.findFirst({
+    where: { stateHash, provider, usedAt: null, expiresAt: { gt: now } },
+    select: { user: { select: { tenant: { select: { name: true } } } } },
+  });
+  return row?.user.tenant.name ?? null;
 }

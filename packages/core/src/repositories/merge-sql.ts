@@ -22,7 +22,7 @@ export interface MergeTable {
 }
 
 /** Every record of a stream missing from `streams` ranks last (never expected: streams are written with records). */
-const UNRANKED = 2_000_000_000;
+export const UNRANKED = 2_000_000_000;
 
 /** `streams(source_key, provider, on_body, rank, max_duration_seconds)` from the ranked streams. */
 export function streamsCte(streams: readonly SqlStream[]): Prisma.Sql {

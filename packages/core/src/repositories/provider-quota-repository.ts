@@ -52,3 +52,10 @@ export function deleteOrphanUserQuotas(db: DbClient): Promise<number> {
     WHERE q.bucket LIKE 'user:%'
       AND NOT EXISTS (SELECT 1 FROM connections c WHERE c.id::text = substring(q.bucket from 6))`;
 }
+
+/** Deletes the quota buckets of the user's own connections (`user:<connection id>`); application buckets stay. */
+export function deleteUserQuotaBuckets(db: DbClient, userId: string) {
+  return db.$executeRaw`
+    DELETE FROM provider_quotas q USING connections c
+    WHERE c.user_id = ${userId}::uuid AND q.provider = c.provider AND q.bucket = 'user:' || c.id::text`;
+}

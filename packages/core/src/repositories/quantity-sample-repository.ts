@@ -1,6 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
-import { mergeConditions, rankOfRecord, streamsCte, type SqlStream } from "./merge-sql.ts";
+import { mergeConditions, rankOfRecord, streamsCte, UNRANKED, type SqlStream } from "./merge-sql.ts";
 import { notTombstoned } from "./tombstones.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
@@ -211,4 +211,72 @@ export async function listSampleStartTimes(
   const rows = await db.$queryRaw<Array<{ start_date: Date }>>`
     SELECT DISTINCT start_date FROM (${Prisma.join(perType, " UNION ALL ")}) t ORDER BY start_date LIMIT ${q.limit}`;
   return rows.map((row) => row.start_date);
+}
+
+export interface SampleBucketRow {
+  /** 1 for the first interval of the boundaries. */
+  bucket: number;
+  provider: string;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * count, sum, min and max of a type's samples in the merged view, per interval (given by its
+ * boundaries, sorted) and per provider, with no cap: a share's daily aggregates of millions of
+ * samples. The merged view's rule (merge-sql.ts, match-kinds.ts) is computed with two window
+ * passes over the type's samples in time order instead of a probe per sample: for each rank r
+ * of the streams, the latest start (readings) or end (counts) among samples of better ranked
+ * streams up to each sample, and the earliest start from it on. A reading is left out when one
+ * of those starts is within the match window; a count when a better one overlaps it (a record
+ * of no length counts as one millisecond long). No chains, as in the merged view. Samples up
+ * to `padMs` outside [start, end) are read too: they can outrank ones inside.
+ */
+export function mergedSampleBucketAggregates(
+  db: DbClient,
+  q: { userId: string; type: string; start: Date; end: Date; padMs: number },
+  boundaries: readonly Date[],
+  merged: { streams: readonly SqlStream[]; kind: "counts" | "readings"; windowSeconds: number },
+): Promise<SampleBucketRow[]> {
+  const ranks = [...new Set(merged.streams.map((stream) => stream.rank))].sort((a, b) => a - b);
+  // A sample of rank r is compared with the samples of ranks below r; the best rank has none.
+  const thresholds = [...ranks.slice(1), UNRANKED];
+  const readings = merged.kind === "readings";
+  const window = Prisma.sql`make_interval(secs => ${merged.windowSeconds})`;
+  const passes = thresholds.map(
+    (rank, i) => Prisma.sql`,
+      max(CASE WHEN rank < ${rank}::int THEN ${readings ? Prisma.sql`t` : Prisma.sql`e`} END) OVER up AS ${Prisma.raw(`p${i}`)},
+      min(CASE WHEN rank < ${rank}::int THEN t END) OVER down AS ${Prisma.raw(`n${i}`)}`,
+  );
+  const outranked = thresholds.map((rank, i) => {
+    const [p, n] = [Prisma.raw(`p${i}`), Prisma.raw(`n${i}`)];
+    const matched = readings
+      ? Prisma.sql`coalesce(${p} >= t - ${window}, false) OR coalesce(${n} <= t + ${window}, false)`
+      : Prisma.sql`coalesce(${p} > t, false) OR coalesce(${n} < e, false)`;
+    return Prisma.sql` WHEN ${rank}::int THEN ${matched}`;
+  });
+  const [readFrom, readTo] = [new Date(q.start.getTime() - q.padMs), new Date(q.end.getTime() + q.padMs)];
+  return db.$queryRaw<SampleBucketRow[]>`
+    WITH ${streamsCte(merged.streams)},
+    s AS (
+      SELECT s.start_date AS t, greatest(s.end_date, s.start_date + interval '1 millisecond') AS e, s.value, s.provider,
+        coalesce(x.rank, ${UNRANKED}::int) AS rank
+      FROM quantity_samples s
+      LEFT JOIN streams x ON x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body
+      WHERE s.user_id = ${q.userId}::uuid AND s.type = ${q.type} AND s.start_date >= ${readFrom} AND s.start_date < ${readTo}
+    ),
+    m AS (
+      SELECT t, e, value, provider, rank${Prisma.join(passes, "")}
+      FROM s
+      WINDOW up AS (ORDER BY t RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+        down AS (ORDER BY t DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    )
+    SELECT width_bucket(t, ${boundaries}::timestamptz[]) AS bucket, provider,
+      count(*)::int AS count, sum(value) AS sum, min(value) AS min, max(value) AS max
+    FROM m
+    WHERE t >= ${q.start} AND t < ${q.end} AND NOT (CASE rank${Prisma.join(outranked, "")} ELSE false END)
+    GROUP BY 1, 2
+    ORDER BY 1, 2`;
 }

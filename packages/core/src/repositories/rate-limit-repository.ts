@@ -1,4 +1,5 @@
 import type { Database } from "@svc/db";
+import type { DbClient } from "./db-client.ts";
 import { RateLimiterPrisma, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /**
@@ -21,4 +22,9 @@ export function rateLimitCounter(
     // A caller over the limit is refused from memory until its window ends: no query per refusal.
     inMemoryBlockOnConsumed: options.points,
   });
+}
+
+/** Deletes the rate-limit counters of these buckets (`tenant:<id>`, `user:<id>`), e.g. of a deleted user. */
+export function deleteRateLimitRows(db: DbClient, keys: string[]) {
+  return db.rateLimit.deleteMany({ where: { key: { in: keys } } });
 }

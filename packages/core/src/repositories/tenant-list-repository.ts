@@ -4,11 +4,12 @@ import type { DbClient } from "./db-client.ts";
 export interface TenantListRow {
   id: string;
   name: string;
+  status: "active" | "deleting";
   createdAt: Date;
   _count: { users: number };
 }
 
-const TENANT_SUMMARY = { id: true, name: true, createdAt: true, _count: { select: { users: { where: { status: "active" } } } } } as const;
+const TENANT_SUMMARY = { id: true, name: true, status: true, createdAt: true, _count: { select: { users: { where: { status: "active" } } } } } as const;
 
 /** One tenant with its count of active users, or null. */
 export function findTenantWithActiveUsers(db: DbClient, tenantId: string): Promise<TenantListRow | null> {

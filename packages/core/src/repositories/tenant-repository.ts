@@ -11,9 +11,10 @@ export function findTenantByName(db: DbClient, name: string) {
   return db.tenant.findFirst({ where: { name }, select: { id: true } });
 }
 
+/** A key that is not revoked, of a tenant that is not being deleted. */
 export function findActiveTenantKey(db: DbClient, keyHash: string) {
   return db.tenantApiKey.findFirst({
-    where: { keyHash, revokedAt: null },
+    where: { keyHash, revokedAt: null, tenant: { status: "active" } },
     select: { id: true, tenantId: true },
   });
 }
@@ -23,7 +24,7 @@ export async function lockForTransaction(db: DbClient, key: number): Promise<voi
   await db.$executeRaw`SELECT pg_advisory_xact_lock(${key})`;
 }
 
-/** A tenant by id; null when unknown. */
-export function findTenantById(db: DbClient, id: string) {
-  return db.tenant.findUnique({ where: { id }, select: { id: true, name: true } });
+/** A tenant by id; null when unknown or being deleted. */
+export function findActiveTenantById(db: DbClient, id: string) {
+  return db.tenant.findFirst({ where: { id, status: "active" }, select: { id: true, name: true } });
 }

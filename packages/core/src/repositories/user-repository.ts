@@ -18,18 +18,40 @@ export function findActiveUserById(db: DbClient, id: string): Promise<UserRow | 
   return db.user.findFirst({ where: { id, status: "active" }, select: userFields });
 }
 
-/** Active users of a tenant, oldest first, after the cursor; one row more than `limit`. */
+/** A user of a tenant whatever its status (active or being deleted). */
+export function findUser(db: DbClient, tenantId: string, id: string): Promise<UserRow | null> {
+  return db.user.findFirst({ where: { id, tenantId }, select: userFields });
+}
+
+/** Narrows a list of users: external_ref equal to `externalRef`, or starting with `externalRefPrefix` (both when both are given). */
+export interface UserFilter {
+  externalRef?: string | undefined;
+  externalRefPrefix?: string | undefined;
+}
+
+/** Prisma's startsWith is a LIKE pattern: its wildcards (and the escape character) are taken literally only escaped. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
+/** Active users of a tenant matching the filter, oldest first, after the cursor; one row more than `limit`. */
 export function listActiveUsers(
   db: DbClient,
   tenantId: string,
   limit: number,
   after: CreatedAtCursor | undefined,
+  filter: UserFilter = {},
 ): Promise<UserRow[]> {
   const afterDate = after && new Date(after.t);
+  const externalRef = {
+    ...(filter.externalRef !== undefined && { equals: filter.externalRef }),
+    ...(filter.externalRefPrefix !== undefined && { startsWith: escapeLike(filter.externalRefPrefix) }),
+  };
   return db.user.findMany({
     where: {
       tenantId,
       status: "active",
+      ...(Object.keys(externalRef).length > 0 && { externalRef }),
       ...(afterDate && {
         OR: [{ createdAt: { gt: afterDate } }, { createdAt: afterDate, id: { gt: after.id } }],
       }),

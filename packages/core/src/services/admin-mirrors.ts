@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext } from "./audit-log.ts";
+import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext, type AuditLogFilter } from "./audit-log.ts";
 import { listConnections } from "./connections.ts";
 import { getDeletionJob } from "./deletions.ts";
 import { getPipeline } from "./pipeline.ts";
@@ -11,6 +11,11 @@ import { listUsers, requireActiveUser } from "./users.ts";
 import { getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "./webhook-endpoints.ts";
 import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from "./webhook-deliveries.ts";
 import { listSampleTypes } from "./sample-types.ts";
+import { listShares } from "./shares.ts";
+import { listSourceConsents } from "./consents.ts";
+import { AppError } from "../errors/app-error.ts";
+import { findUser, type UserFilter } from "../repositories/user-repository.ts";
+import { toUserDto } from "./users.ts";
 
 /*
  * Read-only mirrors of tenant routes for an instance admin: the tenant comes from the path
@@ -103,7 +108,7 @@ export async function listTenantAuditLogForAdmin(
   deps: CoreDeps,
   audit: AuditContext,
   tenantId: string,
-  page: { limit: number; cursor?: string | undefined },
+  page: { limit: number; cursor?: string | undefined } & AuditLogFilter,
 ) {
   await requireTenant(deps.db, tenantId);
   const entries = await listAuditLog(deps.db, { kind: "tenant", tenantId }, page);
@@ -113,12 +118,40 @@ export async function listTenantAuditLogForAdmin(
 
 type PageQuery = { limit: number; cursor?: string | undefined };
 
-/** GET /v1/admin/tenants/{tenant_id}/users. */
-export async function listUsersForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, page: PageQuery) {
+/** GET /v1/admin/tenants/{tenant_id}/users, optionally narrowed by external_ref (exact or prefix). */
+export async function listUsersForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, page: PageQuery, filter: UserFilter = {}) {
   await requireTenant(deps.db, tenantId);
-  const users = await listUsers(deps.db, tenantId, page);
+  const users = await listUsers(deps.db, tenantId, page, filter);
   await recordAudit(deps.db, audit, "users.read", { tenantId });
   return users;
+}
+
+/**
+ * GET /v1/admin/tenants/{tenant_id}/users/{id}: also a user being deleted (status `deleting`),
+ * so support can see why its data reads answer 404.
+ */
+export async function getUserForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string) {
+  await requireTenant(deps.db, tenantId);
+  const user = await findUser(deps.db, tenantId, userId);
+  if (!user) throw new AppError("not_found", "No such user.");
+  await recordAudit(deps.db, audit, "user.read", { tenantId, userId });
+  return toUserDto(user);
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/shares: never a link, key or passcode. */
+export async function listSharesForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string, page: PageQuery) {
+  await requireTenant(deps.db, tenantId);
+  const shares = await listShares(deps.db, tenantId, userId, page);
+  await recordAudit(deps.db, audit, "shares.read", { tenantId, userId });
+  return shares;
+}
+
+/** GET /v1/admin/tenants/{tenant_id}/users/{id}/consents. */
+export async function listConsentsForAdmin(deps: CoreDeps, audit: AuditContext, tenantId: string, userId: string) {
+  await requireTenant(deps.db, tenantId);
+  const consents = await listSourceConsents(deps.db, tenantId, userId);
+  await recordAudit(deps.db, audit, "consents.read", { tenantId, userId });
+  return consents;
 }
 
 /** GET /v1/admin/tenants/{tenant_id}/users/{id}/sample-types: types, times and providers, never a value. */

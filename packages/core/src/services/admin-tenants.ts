@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../errors/app-error.ts";
 import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { listTenantDeletionJobsOf } from "../repositories/tenant-deletion-job-repository.ts";
 import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { createTenant, type CreatedTenant } from "./tenants.ts";
 
@@ -16,14 +17,27 @@ export interface TenantSummaryDto {
   created_at: string;
   /** Active users (not those being deleted). */
   users: number;
+  /** `deleting` from DELETE /v1/admin/tenants/{tenant_id} until the tenant is gone. */
+  status: "active" | "deleting";
+  /** The tenant's deletion while it is being deleted, else null. */
+  deletion_job_id: string | null;
 }
 
-const toTenantSummaryDto = (row: TenantListRow): TenantSummaryDto => ({
+const toTenantSummaryDto = (row: TenantListRow, deletionJobId: string | null): TenantSummaryDto => ({
   id: row.id,
   name: row.name,
   created_at: row.createdAt.toISOString(),
   users: row._count.users,
+  status: row.status,
+  deletion_job_id: deletionJobId,
 });
+
+/** The deletion job of each tenant of `rows` being deleted. */
+async function deletionJobIdsOf(db: DbClient, rows: TenantListRow[]): Promise<Map<string, string>> {
+  const deleting = rows.filter((row) => row.status === "deleting").map((row) => row.id);
+  if (deleting.length === 0) return new Map();
+  return new Map((await listTenantDeletionJobsOf(db, deleting)).map((job) => [job.tenantId, job.id]));
+}
 
 /** A tenant name as given by a person: trimmed, 1 to 100 characters, no control characters; 400 otherwise. */
 export function checkTenantName(name: string): string {
@@ -39,14 +53,15 @@ export function checkTenantName(name: string): string {
 export async function listTenants(db: DbClient, page: { limit: number; cursor?: string | undefined }): Promise<Page<TenantSummaryDto>> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
   const rows = await listTenantsWithActiveUsers(db, page.limit, after);
-  return toPage(rows, page.limit, toTenantSummaryDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
+  const jobs = await deletionJobIdsOf(db, rows);
+  return toPage(rows, page.limit, (row) => toTenantSummaryDto(row, jobs.get(row.id) ?? null), (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
 }
 
-/** GET /v1/admin/tenants/{tenant_id}: one tenant as the list shows it; 404 when unknown. Not recorded, as the list. */
+/** GET /v1/admin/tenants/{tenant_id}: one tenant as the list shows it (also while being deleted); 404 when unknown or gone. Not recorded, as the list. */
 export async function getTenantSummary(db: DbClient, tenantId: string): Promise<TenantSummaryDto> {
   const row = await findTenantWithActiveUsers(db, tenantId);
   if (!row) throw new AppError("not_found", "No such tenant.");
-  return toTenantSummaryDto(row);
+  return toTenantSummaryDto(row, (await deletionJobIdsOf(db, [row])).get(row.id) ?? null);
 }
 
 /**

@@ -29,13 +29,17 @@ export type AuditAction =
   | "pipeline.read"
   | "audit_log.read"
   | "tenant.create"
+  | "tenant.delete"
   | "users.read"
   | "sample_types.read"
   | "sync_runs.read"
   | "webhooks.read"
   | "webhook.deliveries.read"
   | "webhook.delivery.read"
-  | "webhook.delivery.retry";
+  | "webhook.delivery.retry"
+  | "user.read"
+  | "shares.read"
+  | "consents.read";
 
 /** Who acted, and in which request: every audited service takes it. */
 export interface AuditContext {
@@ -111,9 +115,31 @@ function toAuditEntryDto(row: AuditEntryRow): AuditEntryDto {
   };
 }
 
-/** One page of a log, newest first. */
-export async function listAuditLog(db: DbClient, log: AuditLog, page: { limit: number; cursor?: string | undefined }): Promise<Page<AuditEntryDto>> {
+/** Every read action ends in this, every change does not: "writes only" leaves these out. */
+export const READ_ACTION_SUFFIX = ".read";
+
+/** The filters of the audit log routes (all optional; given together, an entry matches each). */
+export interface AuditLogFilter {
+  actor_id?: string | undefined;
+  actor_kind?: "admin" | "tenant" | undefined;
+  action?: string | undefined;
+  writes_only?: "true" | "false" | undefined;
+  user_id?: string | undefined;
+}
+
+/** One page of a log, newest first, narrowed by `filter`. */
+export async function listAuditLog(
+  db: DbClient,
+  log: AuditLog,
+  page: { limit: number; cursor?: string | undefined } & AuditLogFilter,
+): Promise<Page<AuditEntryDto>> {
   const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
-  const rows = await listAuditEntries(db, log, page.limit, before);
+  const rows = await listAuditEntries(db, log, page.limit, before, {
+    actorId: page.actor_id,
+    actorKind: page.actor_kind,
+    action: page.action,
+    userId: page.user_id,
+    readActionSuffix: page.writes_only === "true" ? READ_ACTION_SUFFIX : undefined,
+  });
   return toPage(rows, page.limit, toAuditEntryDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
 }

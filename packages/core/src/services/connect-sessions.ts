@@ -24,9 +24,13 @@ export interface ConnectSessionDto {
   expires_at: string;
 }
 
-/** An open connect link: whose it is and where consent ends. */
+/** An open connect link: whose it is, which app asks, and where consent ends. */
 export interface ConnectSession {
+  /** The token of the link (its path), to link back to the page. */
+  token: string;
   tenantId: string;
+  /** The tenant's name: the app that sent the user. */
+  tenantName: string;
   userId: string;
   redirectUri: string | null;
   expiresAt: Date;
@@ -71,7 +75,10 @@ export async function openConnectSession(deps: Pick<CoreDeps, "db">, token: stri
   const row = await findConnectSessionByHash(deps.db, hashSecret(token));
   if (!row || row.user.status !== "active") return { ok: false, reason: "unknown" };
   if (row.expiresAt <= now) return { ok: false, reason: "expired" };
-  return { ok: true, session: { tenantId: row.user.tenantId, userId: row.userId, redirectUri: row.redirectUri, expiresAt: row.expiresAt } };
+  return {
+    ok: true,
+    session: { token, tenantId: row.user.tenantId, tenantName: row.user.tenant.name, userId: row.userId, redirectUri: row.redirectUri, expiresAt: row.expiresAt },
+  };
 }
 
 /**
@@ -98,5 +105,5 @@ export async function connectPageProviders(deps: Pick<CoreDeps, "db" | "provider
 
 /** A Connect button of the page: the same consent flow as the API, ending at the session's redirect_uri. */
 export function startSessionConnection(deps: CoreDeps, session: ConnectSession, provider: string): Promise<{ authorize_url: string }> {
-  return startConnection(deps, session.tenantId, session.userId, provider, session.redirectUri);
+  return startConnection(deps, session.tenantId, session.userId, provider, session.redirectUri, session.token);
 }

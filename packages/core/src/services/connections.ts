@@ -56,7 +56,8 @@ export interface ConnectionDto {
  * the provider's authorize URL for it. 400 for a bad redirect_uri or a device provider
  * (nothing to consent to), 404 for an unknown provider or user, 403 when an admin switched
  * the provider off for the tenant, 409 while an erasure of the user's data of the provider
- * runs or when the provider has no working keys for the tenant on this instance.
+ * runs or when the provider has no working keys for the tenant on this instance. `connectToken`:
+ * the connect link the consent starts from (its result page links back to it).
  */
 export async function startConnection(
   deps: CoreDeps,
@@ -64,6 +65,7 @@ export async function startConnection(
   userId: string,
   provider: string,
   redirectUri: string | undefined | null,
+  connectToken: string | null = null,
 ): Promise<{ authorize_url: string }> {
   const redirect = redirectUri == null ? null : checkRedirectUri(redirectUri);
   const descriptor = deps.providers.find(provider);
@@ -83,7 +85,7 @@ export async function startConnection(
   if (!application) throw new AppError("conflict", `The provider ${provider} has no working keys for this tenant on this instance.`);
 
   const settings = deps.providerConfig.settings;
-  const consent = await createConsentState(deps, deps.db, { userId, provider, redirectUri: redirect, application });
+  const consent = await createConsentState(deps, deps.db, { userId, provider, redirectUri: redirect, connectToken, application });
   const authorizeUrl = buildAuthorizeUrl(connector, resolveProviderUrls(connector, settings), application.keys, {
     redirectUri: oauthCallbackUrl(settings, provider),
     state: consent.state,
@@ -118,6 +120,8 @@ export interface ConsentOutcome {
   providerName: string;
   /** The tenant's redirect_uri of the consent state, when known. */
   redirectUri: string | null;
+  /** The connect link the consent was started from, when known (it may have expired since). */
+  connectToken: string | null;
   error: ConsentErrorCode | null;
   /** Why the provider failed (provider_failed), in our words, for the logs only. */
   reason?: string;
@@ -147,23 +151,24 @@ export async function completeConsent(deps: CoreDeps, provider: string, query: R
   const connector = deps.providers.connector(provider);
   const outcome = { provider, providerName: connector?.name ?? provider };
   let redirectUri: string | null = null;
+  let connectToken: string | null = null;
   try {
     if (!connector) throw new ConsentFailure("unknown_provider");
     const state = typeof query.state === "string" ? query.state : "";
     if (state === "" || state.length > 512) throw new ConsentFailure("invalid_state");
     const consumed = await consumeConsentState(deps, deps.db, state);
     if (!consumed.ok) {
-      if (consumed.provider === provider) redirectUri = consumed.redirectUri;
+      if (consumed.provider === provider) ({ redirectUri, connectToken } = consumed);
       throw new ConsentFailure(consumed.reason === "expired" ? "expired_state" : "invalid_state");
     }
     const consent = consumed.consent;
     if (consent.provider !== provider) throw new ConsentFailure("invalid_state");
-    redirectUri = consent.redirectUri;
+    ({ redirectUri, connectToken } = consent);
     await connectWithConsent(deps, connector, consent, query);
-    return { ...outcome, redirectUri, error: null };
+    return { ...outcome, redirectUri, connectToken, error: null };
   } catch (error) {
-    if (error instanceof ConsentFailure) return { ...outcome, redirectUri, error: error.code, ...(error.reason && { reason: error.reason }) };
-    return { ...outcome, redirectUri, error: "server_error", unexpected: error };
+    if (error instanceof ConsentFailure) return { ...outcome, redirectUri, connectToken, error: error.code, ...(error.reason && { reason: error.reason }) };
+    return { ...outcome, redirectUri, connectToken, error: "server_error", unexpected: error };
   }
 }
 

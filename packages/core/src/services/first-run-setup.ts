@@ -2,6 +2,7 @@ import type { Database } from "@svc/db";
 import { AppError } from "../errors/app-error.ts";
 import { countActiveAdminKeys, countTenants } from "../repositories/instance-setup-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { countTenantDeletionJobs } from "../repositories/tenant-deletion-job-repository.ts";
 import { lockForTransaction } from "../repositories/tenant-repository.ts";
 import { createAdminKey } from "./admin-keys.ts";
 import { checkTenantName } from "./admin-tenants.ts";
@@ -16,9 +17,13 @@ export interface FirstRunSetup {
   admin_key: { id: string; name: string; admin_key: string } | null;
 }
 
-/** Whether the browser first-run setup is open: the instance has no tenant yet. */
+/**
+ * Whether the browser first-run setup is open: the instance never had a tenant. Deleting the
+ * last tenant does not open it again (an instance in use must not be claimable by whoever
+ * reaches it first); its admin creates the next tenant from the console or the command line.
+ */
 export async function firstRunSetupOpen(db: DbClient): Promise<boolean> {
-  return (await countTenants(db)) === 0;
+  return (await countTenants(db)) === 0 && (await countTenantDeletionJobs(db)) === 0;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import type { DbClient } from "../repositories/db-client.ts";
 import { findConnectionsForKeyChange, type KeyChangeTarget } from "../repositories/provider-key-change-repository.ts";
 import { deleteTenantProviderKeys, findTenantProviderKeys, upsertTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
-import { findTenantById } from "../repositories/tenant-repository.ts";
+import { findActiveTenantById } from "../repositories/tenant-repository.ts";
 import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { moveToNeedsReauth } from "./sync-engine/health-moves.ts";
 
@@ -45,9 +45,9 @@ export function providerUrlsOf(connector: Connector, settings: ProviderSettings)
   };
 }
 
-/** 404 for a tenant unknown to the instance. */
+/** 404 for a tenant unknown to the instance or being deleted. */
 export async function requireTenant(db: DbClient, tenantId: string): Promise<void> {
-  if (!(await findTenantById(db, tenantId))) throw new AppError("not_found", "No such tenant.");
+  if (!(await findActiveTenantById(db, tenantId))) throw new AppError("not_found", "No such tenant.");
 }
 
 /** The connector of `slug` that takes keys: 404 when this build does not know it, 409 when it takes none (device or built-in). */

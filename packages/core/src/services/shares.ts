@@ -21,11 +21,11 @@ import {
 } from "../repositories/share-repository.ts";
 import { findUserById, type UserRow } from "../repositories/user-repository.ts";
 import { emitEvent } from "./events.ts";
-import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareLimits } from "./shares/share-bundle.ts";
+import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
 import { shlinkOf } from "./shares/share-link.ts";
 import { requireActiveUser } from "./users.ts";
 
-export { DEFAULT_SHARE_LIMITS, type ShareLimits } from "./shares/share-bundle.ts";
+export { DEFAULT_SHARE_LIMITS, SHARE_DETAILS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
 export { parseShlink, shlinkOf, type ShlinkPayload } from "./shares/share-link.ts";
 
 /** Why a share stopped before its expiry. */
@@ -81,6 +81,8 @@ export interface ShareInput {
   end: string;
   expires_at: string;
   passcode?: string | undefined;
+  /** `daily` (default): daily aggregates of frequent samples; `full`: every sample. */
+  detail?: ShareDetail | undefined;
 }
 
 export function shareStatusOf(row: Pick<ShareRow, "revokedAt" | "expiresAt">, now = new Date()): ShareStatus {
@@ -182,7 +184,8 @@ export const writeShareAccessed = (tx: DbClient, jobs: CoreDeps["jobs"], user: U
 
 /**
  * Create a share link: builds a FHIR Bundle of the user's records of the categories in the
- * window, encrypts it (JWE, A256GCM) with a fresh random key, stores only the ciphertext, and
+ * window (daily aggregates of frequent samples unless `detail` is `full`), compresses and
+ * encrypts it (JWE, DEF + A256GCM) with a fresh random key, stores only the ciphertext, and
  * answers the link carrying the key once. The passcode is kept as a salted scrypt hash.
  * share.created is written in the same transaction.
  */
@@ -206,8 +209,9 @@ export async function createShare(
       const user = await requireActiveUser(tx, tenantId, userId);
       // An erasure or a consent revocation finishing meanwhile either sees this share or ran before its records were read.
       await lockUserShares(tx, user.id);
-      const bundle = await buildShareBundle(tx, user.id, checked, { codeSystemBase: instance.fhirCodeSystemBase() }, limits);
-      const file = Buffer.from(encryptJwe(bundle.json, key, SHARE_FILE_CONTENT_TYPE), "ascii");
+      const bundle = await buildShareBundle(tx, user.id, { ...checked, detail: input.detail ?? "daily" }, { codeSystemBase: instance.fhirCodeSystemBase() }, limits);
+      // Compressed before encryption (zip DEF): FHIR JSON shrinks about tenfold.
+      const file = Buffer.from(encryptJwe(bundle.json, key, { contentType: SHARE_FILE_CONTENT_TYPE, compress: true }), "ascii");
       const created = await insertShare(tx, {
         tenantId: user.tenantId,
         userId: user.id,

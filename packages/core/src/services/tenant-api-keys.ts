@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
 import { AppError } from "../errors/app-error.ts";
 import { generateSecret, hashSecret } from "../secrets.ts";
-import { findTenantById, lockForTransaction } from "../repositories/tenant-repository.ts";
+import { findActiveTenantById, lockForTransaction } from "../repositories/tenant-repository.ts";
 import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "../repositories/tenant-api-key-repository.ts";
 
 // Rotation of a tenant's API keys from the command line: create a new key, move the tenant's
@@ -25,7 +25,7 @@ const info = (row: { id: string; name: string; createdAt: Date; revokedAt: Date 
 });
 
 async function requireTenant(db: Database, tenantId: string): Promise<void> {
-  if (!(await findTenantById(db, tenantId))) throw new AppError("not_found", `No tenant with id ${tenantId}.`);
+  if (!(await findActiveTenantById(db, tenantId))) throw new AppError("not_found", `No tenant with id ${tenantId}.`);
 }
 
 /** A further API key of the tenant; the key is shown once, only its hash is stored. */

@@ -2,6 +2,7 @@ import type { Database } from "@svc/db";
 import { generateSecret, hashSecret } from "../secrets.ts";
 import { findTenantByName, insertTenantWithKey, lockForTransaction } from "../repositories/tenant-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
+import { tenantNameWasDeleted } from "../repositories/tenant-deletion-job-repository.ts";
 
 const BOOTSTRAP_LOCK = 731_001;
 
@@ -21,12 +22,13 @@ export async function createTenant(db: DbClient, name: string): Promise<CreatedT
 
 /**
  * SVC_BOOTSTRAP_TENANT: creates the named tenant on the first start only. Returns the new
- * tenant (with its key, to log once) or undefined when it already existed.
+ * tenant (with its key, to log once) or undefined when it already existed, or was deleted by
+ * an instance admin (a deleted tenant does not come back at the next start).
  */
 export async function bootstrapTenant(db: Database, name: string): Promise<CreatedTenant | undefined> {
   return db.$transaction(async (tx) => {
     await lockForTransaction(tx, BOOTSTRAP_LOCK);
-    if (await findTenantByName(tx, name)) return undefined;
+    if ((await findTenantByName(tx, name)) || (await tenantNameWasDeleted(tx, name))) return undefined;
     return createTenant(tx, name);
   });
 }

@@ -13,6 +13,7 @@ import {
   type RawObjectRow,
 } from "../repositories/raw-object-repository.ts";
 import { isUniqueViolation } from "../repositories/prisma-errors.ts";
+import { findUserById } from "../repositories/user-repository.ts";
 import { requireProviderOnForTenant } from "./tenant-providers.ts";
 import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";
 
@@ -103,7 +104,7 @@ export async function completeUpload(
     case "replay":
       return { answer: answerOf(outcome.row), replayed: true };
     case "gone":
-      throw new AppError("gone", "The user's deletion started while this upload arrived; nothing was kept.");
+      throw deletionStartedMeanwhile();
     case "erasing":
       throw new AppError("conflict", `The user's ${upload.provider} data is being erased; uploads are refused until the erasure is done.`);
     case "running":
@@ -143,6 +144,20 @@ function settleUpload(
     await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
     return { kind: "stored", row };
   });
+}
+
+/** 410: the user's deletion (or its tenant's) started while the upload arrived; nothing was kept. */
+export const deletionStartedMeanwhile = () => new AppError("gone", "The user's deletion started while this upload arrived; nothing was kept.");
+
+/**
+ * Whether the user of an upload that failed while its bytes arrived is being deleted or gone:
+ * the deletion removes the user's raw folder and rows under the upload, so the write or the
+ * heartbeat failed because of it (the upload then answers 410, not a fault to retry). False
+ * when that cannot be read now.
+ */
+export async function userDeletedDuringUpload(deps: Pick<CoreDeps, "db">, userId: string): Promise<boolean> {
+  const user = await findUserById(deps.db, userId).catch(() => undefined);
+  return user === null || user?.status === "deleting";
 }
 
 /**

@@ -3,7 +3,7 @@ import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { insertDeletionJob } from "../repositories/deletion-job-repository.ts";
 import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
-import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserRow } from "../repositories/user-repository.ts";
+import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "../repositories/user-repository.ts";
 import type { DbClient } from "../repositories/db-client.ts";
 import { isUniqueViolation } from "../repositories/prisma-errors.ts";
 
@@ -53,13 +53,15 @@ export async function requireActiveUserById(db: DbClient, userId: string): Promi
   return user;
 }
 
+/** Active users oldest first; `filter` narrows them by external_ref (the admin's search). */
 export async function listUsers(
   db: DbClient,
   tenantId: string,
   page: { limit: number; cursor?: string | undefined },
+  filter: UserFilter = {},
 ): Promise<Page<UserDto>> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, CreatedAtCursor);
-  const rows = await listActiveUsers(db, tenantId, page.limit, after);
+  const rows = await listActiveUsers(db, tenantId, page.limit, after, filter);
   return toPage(rows, page.limit, toUserDto, (row) => ({ t: row.createdAt.toISOString(), id: row.id }));
 }
 

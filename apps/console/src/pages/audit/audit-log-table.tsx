@@ -7,9 +7,9 @@ import { PagedList, type PagedQuery } from "../../components/paged-list.tsx";
 type AuditEntry = inferRouterOutputs<AppRouter>["auditLog"]["listAdminAuditLog"]["data"][number];
 
 /** Audit entries, newest first as the server answers them, with "Load more" while there is a next page. */
-export function AuditLogTable({ query, caption }: { query: PagedQuery<AuditEntry>; caption: string }) {
+export function AuditLogTable({ query, caption, filtered }: { query: PagedQuery<AuditEntry>; caption: string; filtered: boolean }) {
   return (
-    <PagedList query={query} noun="entries" empty="Nothing recorded yet.">
+    <PagedList query={query} noun="entries" empty={filtered ? "No entry matches the filters." : "Nothing recorded yet."}>
       {(entries) => (
         <Table.ScrollContainer minWidth={900}>
           <Table striped>

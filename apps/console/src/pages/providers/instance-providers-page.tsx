@@ -4,6 +4,7 @@ import { useState } from "react";
 import { LabelledCopyValue } from "../../components/copy-value.tsx";
 import { formatTime } from "../../components/format.ts";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
+import { SectionBoundary } from "../../components/section-boundary.tsx";
 import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { DeleteInstanceConfigModal } from "./delete-instance-config-modal.tsx";
@@ -38,15 +39,13 @@ export function InstanceProvidersPage() {
               {all
                 .filter((provider) => !provider.kinds.includes("device"))
                 .map((provider) => (
-                  <ProviderCard
-                    key={provider.slug}
-                    provider={provider}
-                    onAnnounce={setAnnouncement}
-                    onEditKeys={() => setEditing(provider)}
-                    onDelete={() => setDeleting(provider)}
-                  />
+                  <SectionBoundary key={provider.slug} name={provider.name}>
+                    <ProviderCard provider={provider} onAnnounce={setAnnouncement} onEditKeys={() => setEditing(provider)} onDelete={() => setDeleting(provider)} />
+                  </SectionBoundary>
                 ))}
-              <DeviceProviders providers={devices} />
+              <SectionBoundary name="Device providers">
+                <DeviceProviders providers={devices} />
+              </SectionBoundary>
             </Stack>
           );
         }}

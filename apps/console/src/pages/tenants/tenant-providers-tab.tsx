@@ -2,7 +2,9 @@ import { Button, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
-import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
+import { AvailabilityBadge } from "../../components/availability-badge.tsx";
+import { availabilityOf } from "../../components/provider-availability.ts";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTenantId } from "../../layout/tenant-layout.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { TenantProviderKeysDrawer } from "./tenant-provider-keys-drawer.tsx";
@@ -45,8 +47,8 @@ export function TenantProvidersTab() {
                   <Table.Th>Provider</Table.Th>
                   <Table.Th>Kinds</Table.Th>
                   <Table.Th>Instance status</Table.Th>
-                  <Table.Th>Available</Table.Th>
-                  <Table.Th>Enabled</Table.Th>
+                  <Table.Th>Available to this tenant</Table.Th>
+                  <Table.Th>Tenant switch</Table.Th>
                   <Table.Th>Own keys</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -66,7 +68,7 @@ export function TenantProvidersTab() {
                       <StatusBadge status={provider.instance_status} />
                     </Table.Td>
                     <Table.Td>
-                      <YesNoBadge value={provider.available} yes="Available" no="Unavailable" />
+                      <AvailabilityBadge availability={availabilityOf(provider)} />
                     </Table.Td>
                     <Table.Td>
                       <ProviderSwitch tenantId={tenantId} provider={provider} onChanged={setAnnouncement} />

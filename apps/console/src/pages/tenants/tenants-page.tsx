@@ -4,10 +4,11 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { formatCount, formatTime } from "../../components/format.ts";
 import { byCursor, PAGE_LIMIT, PagedList } from "../../components/paged-list.tsx";
+import { StatusBadge } from "../../components/status-badge.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { CreateTenantModal } from "./create-tenant-modal.tsx";
 
-/** Every tenant of the instance, oldest first, and "Create tenant". */
+/** Every tenant of the instance, oldest first (one being deleted shows as deleting until it is gone), and "Create tenant". */
 export function TenantsPage() {
   const trpc = useTRPC();
   const [creating, { open, close }] = useDisclosure(false);
@@ -26,6 +27,7 @@ export function TenantsPage() {
                 <Table.Tr>
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Id</Table.Th>
+                  <Table.Th>Status</Table.Th>
                   <Table.Th ta="right">Users</Table.Th>
                   <Table.Th>Created</Table.Th>
                 </Table.Tr>
@@ -40,6 +42,9 @@ export function TenantsPage() {
                     </Table.Td>
                     <Table.Td>
                       <Code>{tenant.id}</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={tenant.status} />
                     </Table.Td>
                     <Table.Td ta="right">{formatCount(tenant.users)}</Table.Td>
                     <Table.Td>{formatTime(tenant.created_at)}</Table.Td>

@@ -5,6 +5,8 @@ import type { Sample } from "./sample-provenance.ts";
 /** Pages read for one chart, of PAGE_SIZE samples each. */
 export const MAX_PAGES = 5;
 export const PAGE_SIZE = 1000;
+/** The most samples the user page reads and draws one by one. */
+export const RAW_SAMPLES_LIMIT = MAX_PAGES * PAGE_SIZE;
 
 export interface CappedSamples {
   samples: Sample[];

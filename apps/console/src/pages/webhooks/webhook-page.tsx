@@ -2,6 +2,7 @@ import { Anchor, Code, Group, NativeSelect, Paper, Stack, Table, Text, Title } f
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
+import { SectionBoundary } from "../../components/section-boundary.tsx";
 import { FieldList } from "../../components/field-list.tsx";
 import { formatTime } from "../../components/format.ts";
 import { byCursor, PAGE_LIMIT, PagedList } from "../../components/paged-list.tsx";
@@ -34,28 +35,32 @@ export function WebhookPage() {
         {() =>
           endpoint.data && (
             <>
-              <Paper withBorder p="sm">
-                <Stack gap="sm">
-                  <Group justify="space-between" align="start">
-                    <Text fw={600} style={{ wordBreak: "break-all" }}>
-                      {endpoint.data.url}
-                    </Text>
-                    <RotateSecretButton tenantId={tenantId} webhookId={webhookId} />
-                  </Group>
-                  <FieldList
-                    cols={{ base: 1, sm: 3 }}
-                    fields={[
-                      ["Id", <Code key="id">{endpoint.data.id}</Code>],
-                      ["Status", <StatusBadge key="status" status={endpoint.data.status === "active" ? "enabled" : "disabled"} />],
-                      ["Health", <WebhookHealth key="health" endpoint={endpoint.data} />],
-                      ["Events", eventTypesText(endpoint.data.event_types)],
-                      ["Description", endpoint.data.description || "—"],
-                      ["Created", formatTime(endpoint.data.created_at)],
-                    ]}
-                  />
-                </Stack>
-              </Paper>
-              <Deliveries tenantId={tenantId} webhookId={webhookId} endpointActive={endpoint.data.status === "active"} />
+              <SectionBoundary name="The endpoint">
+                <Paper withBorder p="sm">
+                  <Stack gap="sm">
+                    <Group justify="space-between" align="start">
+                      <Text fw={600} style={{ wordBreak: "break-all" }}>
+                        {endpoint.data.url}
+                      </Text>
+                      <RotateSecretButton tenantId={tenantId} webhookId={webhookId} />
+                    </Group>
+                    <FieldList
+                      cols={{ base: 1, sm: 3 }}
+                      fields={[
+                        ["Id", <Code key="id">{endpoint.data.id}</Code>],
+                        ["Status", <StatusBadge key="status" status={endpoint.data.status === "active" ? "enabled" : "disabled"} />],
+                        ["Health", <WebhookHealth key="health" endpoint={endpoint.data} />],
+                        ["Events", eventTypesText(endpoint.data.event_types)],
+                        ["Description", endpoint.data.description || "—"],
+                        ["Created", formatTime(endpoint.data.created_at)],
+                      ]}
+                    />
+                  </Stack>
+                </Paper>
+              </SectionBoundary>
+              <SectionBoundary name="Deliveries">
+                <Deliveries tenantId={tenantId} webhookId={webhookId} endpointActive={endpoint.data.status === "active"} />
+              </SectionBoundary>
             </>
           )
         }

@@ -7,6 +7,9 @@ export const listTenantUsers = adminProcedure
   .input(ZListTenantUsersRequestSchema)
   .output(ZListTenantUsersResponseSchema)
   .query(({ ctx, input }) => {
-    const { tenant_id, ...page } = input;
-    return listUsersForAdmin(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), tenant_id, page);
+    const { tenant_id, external_ref, external_ref_prefix, ...page } = input;
+    return listUsersForAdmin(ctx.deps, auditContextOf(ctx.principal, ctx.requestId), tenant_id, page, {
+      externalRef: external_ref,
+      externalRefPrefix: external_ref_prefix,
+    });
   });

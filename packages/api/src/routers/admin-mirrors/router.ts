@@ -14,6 +14,9 @@ import { listTenantWebhooks } from "./list-tenant-webhooks.ts";
 import { listTenantWebhookDeliveries } from "./list-tenant-webhook-deliveries.ts";
 import { getTenantWebhookDelivery } from "./get-tenant-webhook-delivery.ts";
 import { retryTenantWebhookDelivery } from "./retry-tenant-webhook-delivery.ts";
+import { getTenantUser } from "./get-tenant-user.ts";
+import { listTenantShares } from "./list-tenant-shares.ts";
+import { listTenantConsents } from "./list-tenant-consents.ts";
 
 /** Read-only mirrors of a tenant's routes for an instance admin (and the webhook secret rotation and delivery retry). */
 export const adminMirrorsRouter = router({
@@ -32,4 +35,7 @@ export const adminMirrorsRouter = router({
   listTenantWebhookDeliveries,
   getTenantWebhookDelivery,
   retryTenantWebhookDelivery,
+  getTenantUser,
+  listTenantShares,
+  listTenantConsents,
 });

@@ -11,8 +11,8 @@ export const getTenantMeta: OpenApiMeta<SvcMeta> = {
     path: "/v1/admin/tenants/{tenant_id}",
     tags: ["admin"],
     summary: "Get one tenant",
-    description: "The tenant as the tenant list shows it. An instance-level read: not recorded in the audit log.",
-    errorResponses: { 400: "tenant_id is not a uuid", ...ZAdminErrors, 404: "No such tenant" },
+    description: "The tenant as the tenant list shows it, also while it is being deleted (status `deleting`). An instance-level read: not recorded in the audit log.",
+    errorResponses: { 400: "tenant_id is not a uuid", ...ZAdminErrors, 404: "No such tenant (or it was deleted)" },
   },
 };
 

@@ -11,7 +11,7 @@ export const listTenantsMeta: OpenApiMeta<SvcMeta> = {
     path: "/v1/admin/tenants",
     tags: ["admin"],
     summary: "List the instance's tenants",
-    description: "Every tenant, oldest first, with its count of active users. An instance-level list: not recorded in the audit log.",
+    description: "Every tenant, oldest first, with its count of active users; one being deleted shows with status `deleting` until it is gone. An instance-level list: not recorded in the audit log.",
     errorResponses: { 400: "Invalid limit or cursor", ...ZAdminErrors },
   },
 };

@@ -11,7 +11,7 @@ export const ZAuditEntry = z
     action: z
       .string()
       .describe(
-        "What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`.",
+        "What was done: `tenant.provider`, `tenant.provider_keys`, `tenant.provider_keys.delete`, `config.read`, `instance.provider`, `instance.provider_keys`, `instance.provider.delete`, `webhook.create`, `webhook.update`, `webhook.delete`, `webhook.read`, `webhook.rotate_secret`, `samples.read`, `samples.stats.read`, `connections.read`, `sync_run.read`, `deletion.read`, `pipeline.read`, `audit_log.read`, and others. Every read ends in `.read`; every other action changes something (see `writes_only`).",
       ),
     target: z
       .object({
@@ -27,5 +27,22 @@ export const ZAuditEntry = z
   .describe("One audit log entry. Never a secret or health value.");
 
 export const ZAuditLogPage = { cursor: ZCursor, limit: ZLimit };
+
+/** Optional filters of every audit log route; given together, an entry must match each. */
+export const ZAuditLogFilters = {
+  actor_id: z.uuid().optional().describe("Only entries of this actor: the id of an instance admin key or tenant API key."),
+  actor_kind: z.enum(["admin", "tenant"]).optional().describe("Only entries of instance admin keys (`admin`) or tenant API keys (`tenant`)."),
+  action: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("Only entries of this action, exactly (e.g. `tenant.provider`)."),
+  writes_only: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("`true`: only actions that change something, leaving out reads (every action ending in `.read`)."),
+  user_id: z.uuid().optional().describe("Only entries about this user."),
+};
 
 export const ZAuditLogResponseSchema = ZPage(ZAuditEntry);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { SvcMeta } from "../../trpc.ts";
-import { ZAuditLogPage, ZAuditLogResponseSchema } from "./audit-entry.schema.ts";
+import { ZAuditLogFilters, ZAuditLogPage, ZAuditLogResponseSchema } from "./audit-entry.schema.ts";
 
 export const listAuditLogMeta: OpenApiMeta<SvcMeta> = {
   openapi: {
@@ -11,10 +11,10 @@ export const listAuditLogMeta: OpenApiMeta<SvcMeta> = {
     summary: "Read the tenant's audit log",
     description:
       "Newest first. What instance admins did to the tenant or read of it (provider switches and keys, webhook secret rotations, mirror reads of records, connections, runs, deletions, the pipeline and this log), and the tenant's own keys' changes of webhook endpoints (created, changed, deleted, secret rotated).",
-    errorResponses: { 400: "Invalid limit or cursor", 401: "Missing, wrong or expired secret", 403: "Not a tenant API key" },
+    errorResponses: { 400: "Invalid limit, cursor or filter", 401: "Missing, wrong or expired secret", 403: "Not a tenant API key" },
   },
 };
 
-export const ZListAuditLogRequestSchema = z.object(ZAuditLogPage);
+export const ZListAuditLogRequestSchema = z.object({ ...ZAuditLogPage, ...ZAuditLogFilters });
 
 export const ZListAuditLogResponseSchema = ZAuditLogResponseSchema;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { SvcMeta } from "../../trpc.ts";
 import { ZId } from "../../schemas/common.ts";
-import { ZAuditLogPage, ZAuditLogResponseSchema } from "./audit-entry.schema.ts";
+import { ZAuditLogFilters, ZAuditLogPage, ZAuditLogResponseSchema } from "./audit-entry.schema.ts";
 
 export const listTenantAuditLogMeta: OpenApiMeta<SvcMeta> = {
   openapi: {
@@ -11,10 +11,10 @@ export const listTenantAuditLogMeta: OpenApiMeta<SvcMeta> = {
     tags: ["admin"],
     summary: "Read a tenant's audit log",
     description: "As GET /v1/audit-log for the tenant, newest first. The read is recorded afterwards as `audit_log.read`, in the instance's log and the tenant's.",
-    errorResponses: { 400: "tenant_id is not a uuid, or an invalid limit or cursor", 401: "Missing, wrong or expired secret", 403: "Not an instance admin key", 404: "No such tenant" },
+    errorResponses: { 400: "tenant_id is not a uuid, or an invalid limit, cursor or filter", 401: "Missing, wrong or expired secret", 403: "Not an instance admin key", 404: "No such tenant" },
   },
 };
 
-export const ZListTenantAuditLogRequestSchema = z.object({ tenant_id: ZId("tenant"), ...ZAuditLogPage });
+export const ZListTenantAuditLogRequestSchema = z.object({ tenant_id: ZId("tenant"), ...ZAuditLogPage, ...ZAuditLogFilters });
 
 export const ZListTenantAuditLogResponseSchema = ZAuditLogResponseSchema;

@@ -1,9 +1,9 @@
 import { verifyPasscode } from "../../crypto/passcode.ts";
 import type { CoreDeps } from "../../deps.ts";
-import { AppError } from "../../errors/app-error.ts";
 import { addPasscodeFailure, addShareAccess, lockShareForOpen } from "../../repositories/share-repository.ts";
 import { findUserById } from "../../repositories/user-repository.ts";
-import { revokeShareRow, SHARE_FILE_CONTENT_TYPE, shareStatusOf, writeShareAccessed } from "../shares.ts";
+import type { ShareSecretsRow } from "../../repositories/share-repository.ts";
+import { revokeShareRow, SHARE_FILE_CONTENT_TYPE, shareStatusOf, writeShareAccessed, type ShareRevokedReason } from "../shares.ts";
 
 /** Wrong passcodes a share takes; the last one revokes it (reason `passcode_attempts`). */
 export const MAX_PASSCODE_FAILURES = 10;
@@ -13,17 +13,36 @@ export const SHARE_FILE_TICKET_MS = 60 * 60 * 1000;
 
 export type ShareManifestFile = { contentType: string; embedded: string } | { contentType: string; location: string };
 
+/**
+ * Why a share cannot be opened (a 404): revoked (and why), expired, or unknown (no such
+ * share, or its user is no longer active). Only someone holding the link knows the share's id.
+ */
+export type ShareGone = { status: "revoked"; reason: ShareRevokedReason } | { status: "expired" } | { status: "unknown" };
+
 /** What a SMART Health Links manifest request answers. */
 export type ShareOpening =
   | { kind: "manifest"; manifest: { files: ShareManifestFile[] } }
   /** The passcode was missing or wrong: 401 with the attempts left (0: the share is now revoked). */
-  | { kind: "passcode"; remainingAttempts: number };
+  | { kind: "passcode"; remainingAttempts: number }
+  | { kind: "gone"; gone: ShareGone };
 
-const gone = () => new AppError("not_found", "No such share, or it expired or was revoked.");
+/** What a GET of a file `location` answers. */
+export type ShareFileServing = { kind: "file"; jwe: string } | { kind: "gone"; gone: ShareGone };
+
+const UNKNOWN: ShareGone = { status: "unknown" };
+
+/** Why the share cannot be opened now; null when it can. */
+function goneOf(share: ShareSecretsRow | null, now: Date): ShareGone | null {
+  if (!share) return UNKNOWN;
+  // Only this service writes reasons, always one of the list.
+  if (share.revokedAt !== null) return { status: "revoked", reason: share.revokedReason as ShareRevokedReason };
+  if (shareStatusOf(share, now) === "expired") return { status: "expired" };
+  return share.file === null ? UNKNOWN : null;
+}
 
 /**
- * A recipient opens a share (POST of the manifest URL): 404 for a share unknown, revoked,
- * expired or of a user no longer active. With a passcode, a missing one answers 401 without
+ * A recipient opens a share (POST of the manifest URL): `gone` (a 404 saying why) for a share
+ * unknown, revoked, expired or of a user no longer active. With a passcode, a missing one answers 401 without
  * counting; a wrong one counts a failure (the MAX_PASSCODE_FAILURES-th revokes the share with
  * `passcode_attempts` and share.revoked). Otherwise the manifest embeds the encrypted file,
  * the access is counted and share.accessed written. The share's row is held meanwhile, so
@@ -37,9 +56,10 @@ export async function openShareManifest(
 ): Promise<ShareOpening> {
   return db.$transaction(async (tx) => {
     const share = await lockShareForOpen(tx, shareId);
-    if (!share || share.file === null || shareStatusOf(share, now) !== "active") throw gone();
+    const gone = goneOf(share, now);
+    if (gone || !share?.file) return { kind: "gone", gone: gone ?? UNKNOWN };
     const user = await findUserById(tx, share.userId);
-    if (user?.status !== "active") throw gone();
+    if (user?.status !== "active") return { kind: "gone", gone: UNKNOWN };
 
     if (share.passcodeHash !== null) {
       if (request.passcode === undefined) return { kind: "passcode", remainingAttempts: Math.max(0, MAX_PASSCODE_FAILURES - share.passcodeFailures) };
@@ -74,23 +94,24 @@ function ticketIsFor(sealer: CoreDeps["sealer"], ticket: string, shareId: string
 
 /**
  * GET of a file `location` a manifest answered: the encrypted file (JWE compact), counted as
- * an access with share.accessed. 404 when the ticket is not this share's or expired, or the
- * share is no longer active.
+ * an access with share.accessed. `gone` (a 404) when the ticket is not this share's or expired,
+ * or the share is no longer active.
  */
 export async function serveShareFile(
   { db, jobs, sealer }: Pick<CoreDeps, "db" | "jobs" | "sealer">,
   shareId: string,
   ticket: string,
   now = new Date(),
-): Promise<string> {
-  if (!ticketIsFor(sealer, ticket, shareId, now)) throw gone();
+): Promise<ShareFileServing> {
+  if (!ticketIsFor(sealer, ticket, shareId, now)) return { kind: "gone", gone: UNKNOWN };
   return db.$transaction(async (tx) => {
     const share = await lockShareForOpen(tx, shareId);
-    if (!share || share.file === null || shareStatusOf(share, now) !== "active") throw gone();
+    const gone = goneOf(share, now);
+    if (gone || !share?.file) return { kind: "gone", gone: gone ?? UNKNOWN };
     const user = await findUserById(tx, share.userId);
-    if (user?.status !== "active") throw gone();
+    if (user?.status !== "active") return { kind: "gone", gone: UNKNOWN };
     await addShareAccess(tx, share.id, now);
     await writeShareAccessed(tx, jobs, user, share.id);
-    return Buffer.from(share.file).toString("ascii");
+    return { kind: "file", jwe: Buffer.from(share.file).toString("ascii") };
   });
 }

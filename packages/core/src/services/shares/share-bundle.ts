@@ -1,7 +1,8 @@
 import type { Bundle, Observation } from "fhir/r4.js";
-import { BLOOD_PRESSURE_TYPES, RECORD_KINDS, type RecordKind } from "../../fhir/observation-kinds.ts";
+import { BLOOD_PRESSURE_TYPES, isBloodPressureType, RECORD_KINDS, type RecordKind } from "../../fhir/observation-kinds.ts";
 import type { ObservationFilter } from "../../fhir/observation-filter.ts";
-import { fhirSystems, type FhirSystems } from "../../fhir/fhir-systems.ts";
+import { fhirSystems, TZ_CODE_EXTENSION, type FhirSystems } from "../../fhir/fhir-systems.ts";
+import { dayAggregateObservation } from "../../fhir/observations/day-aggregate-observation.ts";
 import {
   categoryOfDailyFigure,
   categoryOfQuantityType,
@@ -10,8 +11,20 @@ import {
 } from "../../catalog/data-categories.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { DbClient } from "../../repositories/db-client.ts";
+import { listSampleTypeSpans } from "../../repositories/sample-stream-repository.ts";
 import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
 import { searchObservations, type ObservationSearchSettings } from "../fhir-observations/search-observations.ts";
+import { dayAggregatesOf, instantInZone, isAggregatedType } from "./share-aggregates.ts";
+import { shareZoneOf } from "./share-zone.ts";
+
+/**
+ * How much of the records a share holds: `daily` (the default) holds one aggregate per local
+ * day of each frequent quantity type (counts summed, readings averaged with their minimum and
+ * maximum) and every other record as it is, ECG recordings without their voltages; `full`
+ * holds every sample and every ECG voltage.
+ */
+export const SHARE_DETAILS = ["daily", "full"] as const;
+export type ShareDetail = (typeof SHARE_DETAILS)[number];
 
 /** How large a share may be. */
 export interface ShareLimits {
@@ -82,38 +95,62 @@ function shareableObservation(observation: Observation, systems: FhirSystems, sh
   return shared(provider, categoryOfObservation(observation, systems)) ? observation : null;
 }
 
+/** An ECG recording's Observation without its voltages (the recording's summary stays). */
+function withoutVoltages(observation: Observation, systems: FhirSystems): Observation {
+  if (codeIn(observation.code.coding, systems.recordType) !== "ecg_recording") return observation;
+  const { component, ...rest } = observation;
+  const kept = (component ?? []).filter((part) => codeIn(part.code.coding, systems.figure) !== "voltages");
+  return kept.length > 0 ? { ...rest, component: kept } : rest;
+}
+
 export interface ShareBundle {
   /** The JSON of a FHIR R4 `collection` Bundle of the Observations. */
   json: string;
   observations: number;
   /** Providers whose records the Bundle holds, sorted. */
   providers: string[];
+  /** The IANA zone the share's days are counted in. */
+  zone: string;
 }
 
-const tooLarge = (what: string) =>
-  new AppError("payload_too_large", `The share would hold more than ${what}: choose a shorter window or fewer categories.`);
+const tooLarge = (what: string, detail: ShareDetail) =>
+  new AppError(
+    "payload_too_large",
+    `The share would hold more than ${what}: choose a shorter window or fewer categories${detail === "full" ? ", or daily detail" : ""}.`,
+  );
 
 /**
  * The user's records of the categories in the window as a FHIR R4 `collection` Bundle of
  * Observations, read page by page through the Observation search (merged view: the record of
- * the best ranked source when several sources hold the same one). Records of a category the
+ * the best ranked source when several sources hold the same one). With `daily` detail the
+ * frequent quantity types are left out of the search and added as one aggregate per local day
+ * of the share's zone (shareZoneOf), and ECG voltages are left out. Records of a category the
  * user revoked for their provider are left out, also while the revocation's job has not yet
  * deleted them; daily summaries keep only the figures of categories shared and consented to.
- * 413 past the limits.
+ * The Bundle's timestamp names the zone (tz-code) and its meta tag the detail. 413 past the
+ * limits.
  */
 export async function buildShareBundle(
   db: DbClient,
   userId: string,
-  share: { categories: readonly string[]; start: Date; end: Date },
+  share: { categories: readonly string[]; start: Date; end: Date; detail: ShareDetail },
   settings: Pick<ObservationSearchSettings, "codeSystemBase">,
   limits: ShareLimits,
 ): Promise<ShareBundle> {
-  const filter = categoriesFilter(share.categories);
+  const shareFilter = categoriesFilter(share.categories);
+  const daily = share.detail === "daily";
+  const filter: ObservationFilter = daily ? { ...shareFilter, sampleType: (type) => shareFilter.sampleType(type) && !isAggregatedType(type) } : shareFilter;
   const systems = fhirSystems(settings.codeSystemBase);
   const providerSystem = systems.provider;
   const wanted = new Set<string>(share.categories);
   const revoked = new Set((await listSourceConsentRows(db, userId)).filter((row) => !row.granted).map((row) => `${row.provider}\n${row.category}`));
   const shared: SharedCategory = (provider, category) => category !== null && wanted.has(category) && !revoked.has(`${provider}\n${category}`);
+  const sampleTypes = (await listSampleTypeSpans(db, userId))
+    .filter((span) => shareFilter.sampleType(span.type) && !isBloodPressureType(span.type))
+    .filter((span) => span.last_start >= share.start && span.first_start < share.end)
+    .map((span) => span.type);
+  const zone = await shareZoneOf(db, { userId, start: share.start, end: share.end, sampleTypes });
+
   const observations: Observation[] = [];
   const input = { start: share.start.toISOString(), end: share.end.toISOString(), view: "merged" as const, limit: PAGE };
   let cursor: string | undefined;
@@ -121,12 +158,22 @@ export async function buildShareBundle(
     const page = await searchObservations(db, userId, { ...input, cursor }, { codeSystemBase: settings.codeSystemBase, searchUrl: "urn:svc:share" }, filter);
     for (const entry of page.entry ?? []) {
       const kept = entry.resource && shareableObservation(entry.resource, systems, shared);
-      if (kept) observations.push(kept);
+      if (kept) observations.push(daily ? withoutVoltages(kept, systems) : kept);
     }
-    if (observations.length > limits.maxObservations) throw tooLarge(`${limits.maxObservations} observations`);
+    if (observations.length > limits.maxObservations) throw tooLarge(`${limits.maxObservations} observations`, share.detail);
     const next = page.link?.find((link) => link.relation === "next")?.url;
     cursor = next === undefined ? undefined : (new URL(next).searchParams.get("cursor") ?? undefined);
   } while (cursor !== undefined);
+
+  if (daily) {
+    const ctx = { userId, systems };
+    for (const type of sampleTypes.filter(isAggregatedType)) {
+      const category = categoryOfQuantityType(type);
+      const days = await dayAggregatesOf(db, userId, { type, start: share.start, end: share.end, zone }, (provider) => shared(provider, category));
+      observations.push(...days.map((day) => dayAggregateObservation(ctx, day)));
+      if (observations.length > limits.maxObservations) throw tooLarge(`${limits.maxObservations} observations`, share.detail);
+    }
+  }
 
   const providers = new Set<string>();
   for (const observation of observations) {
@@ -134,11 +181,13 @@ export async function buildShareBundle(
   }
   const bundle: Bundle<Observation> = {
     resourceType: "Bundle",
+    meta: { tag: [{ system: systems.shareDetail, code: share.detail }] },
     type: "collection",
-    timestamp: new Date().toISOString(),
+    timestamp: instantInZone(Date.now(), zone),
+    _timestamp: { extension: [{ url: TZ_CODE_EXTENSION, valueCode: zone }] },
     ...(observations.length > 0 && { entry: observations.map((resource) => ({ resource })) }),
   };
   const json = JSON.stringify(bundle);
-  if (Buffer.byteLength(json) > limits.maxBundleBytes) throw tooLarge(`${Math.floor(limits.maxBundleBytes / 1024 / 1024)} MiB`);
-  return { json, observations: observations.length, providers: [...providers].sort() };
+  if (Buffer.byteLength(json) > limits.maxBundleBytes) throw tooLarge(`${Math.floor(limits.maxBundleBytes / 1024 / 1024)} MiB`, share.detail);
+  return { json, observations: observations.length, providers: [...providers].sort(), zone };
 }
