@@ -7,6 +7,7 @@ export const SEALED_COLUMNS = [
   { kind: "instance_provider_keys", table: "instance_providers", column: "sealed_keys" },
   { kind: "connection_tokens", table: "connections", column: "sealed_tokens" },
   { kind: "consent_verifiers", table: "consent_states", column: "sealed_verifier" },
+  { kind: "consent_connect_links", table: "consent_states", column: "sealed_connect_token" },
 ] as const;
 
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];
