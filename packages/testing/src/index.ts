@@ -12,4 +12,13 @@ export {
 } from "./webhook-receiver.ts";
 export { appendRunLog, recordSecrets, recordSecretsIn, recordSecretsOfEnv } from "./run-logs.ts";
 export { findLeaks, prepareRunLogsDir, type Leak } from "./leak-scan.ts";
-export { browserAvailable, launchBrowser, saveScreenshot, CHROMIUM_PATH } from "./browser.ts";
+export {
+  browserAvailable,
+  CHROMIUM_PATH,
+  expectAccessible,
+  expectFitsWidth,
+  launchBrowser,
+  saveScreenshot,
+  VIEWPORTS,
+  type ViewportName,
+} from "./browser.ts";

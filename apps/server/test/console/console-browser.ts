@@ -1,17 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { launchBrowser } from "@svc/testing";
-import { expect } from "vitest";
+import { expectAccessible, launchBrowser, VIEWPORTS } from "@svc/testing";
 import type { Browser, Page } from "playwright-core";
 import { consoleDistDir } from "../../src/console/console-router.ts";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** The window sizes the console is tested at: a desktop and a phone. */
-export const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
+export { VIEWPORTS };
 
 export interface ConsoleBrowser {
   browser: Browser;
@@ -67,16 +58,7 @@ export async function openConsoleBrowser(baseUrl: string, options: { viewport?: 
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("button", { name: "Sign out" }).waitFor();
     },
-    async expectAccessible(context) {
-      // Evaluated through the DevTools protocol, so the page's CSP (script-src 'self') allows it.
-      await page.evaluate(axeSource);
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-        const result = await axe.run();
-        return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => (n as { target: unknown; failureSummary?: string }).target))} ${(v.nodes[0] as { failureSummary?: string }).failureSummary ?? ""}`);
-      });
-      expect(violations, `accessibility of ${context}`).toEqual([]);
-    },
+    expectAccessible: (context) => expectAccessible(page, context),
     close: () => browser.close(),
   };
 }

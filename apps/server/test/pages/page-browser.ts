@@ -1,17 +1,7 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { expect } from "vitest";
+import { expectAccessible, expectFitsWidth, VIEWPORTS, type ViewportName } from "@svc/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** The window sizes every page is tested at: a desktop and a phone. */
-export const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
-
-export type ViewportName = keyof typeof VIEWPORTS;
+export { VIEWPORTS, type ViewportName };
 
 export interface PageUnderTest {
   context: BrowserContext;
@@ -50,22 +40,8 @@ export async function openPage(browser: Browser, viewport: ViewportName, options
     page,
     problems,
     requests,
-    async expectAccessible(label) {
-      // Evaluated through the DevTools protocol, so the page's CSP allows it.
-      await page.evaluate(axeSource);
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-        const result = await axe.run();
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => (n as { target: unknown }).target))}`);
-      });
-      expect(violations, `accessibility of ${label} (${viewport})`).toEqual([]);
-    },
-    async expectFitsWidth(label) {
-      const width = await page.evaluate("document.documentElement.scrollWidth");
-      expect(width, `width of ${label} (${viewport})`).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
-    },
+    expectAccessible: (label) => expectAccessible(page, `${label} (${viewport})`),
+    expectFitsWidth: (label) => expectFitsWidth(page, VIEWPORTS[viewport].width, `${label} (${viewport})`),
     close: () => context.close(),
   };
 }
