@@ -1,8 +1,7 @@
 import type { Database } from "@svc/db";
 import type { JobQueue } from "@svc/jobs";
-import type { Sealer } from "./crypto/sealer.ts";
+import type { RawStore, Sealer } from "./platform/index.ts";
 import type { ProviderCatalog } from "./providers/provider-catalog.ts";
-import type { RawStore } from "./raw-store/raw-store.ts";
 import type { RateLimits } from "./services/rate-limits.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";

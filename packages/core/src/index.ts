@@ -1,11 +1,4 @@
-export { AppError, isAppError } from "./errors/app-error.ts";
-export { APP_ERRORS, appErrorCodeForStatus, appErrorCodeForTrpc, type AppErrorCode } from "./errors/error-table.ts";
-export { toProblem, PROBLEM_CONTENT_TYPE, type Problem } from "./errors/problem.ts";
-export { databaseUnavailableError, isDatabaseUnavailable } from "./errors/database-unavailable.ts";
-export { serviceUnavailableError } from "./errors/service-unavailable.ts";
-export { generateSecret, hashSecret, secretKind, SECRET_PREFIXES } from "./secrets.ts";
-export { decodeCursor, encodeCursor, toPage, CreatedAtCursor, type Page } from "./cursor.ts";
-export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
+export * from "./platform/index.ts";
 export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./services/auth.ts";
 export * from "./services/rate-limits.ts";
@@ -43,7 +36,6 @@ export * from "./services/hrv-results.ts";
 export * from "./services/ecg-writer.ts";
 export * from "./services/ecg-recordings.ts";
 export * from "./services/record-bundle.ts";
-export * from "./raw-store/index.ts";
 export * from "./services/uploads.ts";
 export * from "./services/upload-settings.ts";
 export * from "./services/upload-heartbeat.ts";
@@ -63,11 +55,8 @@ export {
   type ShareGone,
   type ShareOpening,
 } from "./services/shares/open-share.ts";
-export { decryptJwe, encryptJwe } from "./crypto/jwe.ts";
-export { hashPasscode, verifyPasscode } from "./crypto/passcode.ts";
 export * from "./catalog/self-report-kinds.ts";
 export * from "./services/self-reports.ts";
-export * from "./crypto/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./services/webhook-dto.ts";
 export * from "./services/webhook-endpoints.ts";
@@ -109,4 +98,3 @@ export { abandonSyncRun, attemptSyncRun, type SyncAttemptResult } from "./servic
 export { planScheduledPulls, type PlanResult } from "./services/sync-engine/plan-scheduled-pulls.ts";
 export * from "./services/fhir-observations/search-observations.ts";
 export { defaultFhirCodeSystemBase } from "./fhir/fhir-systems.ts";
-export { pingDatabase } from "./repositories/database-ping-repository.ts";

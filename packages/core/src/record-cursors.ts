@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodeCursor } from "./cursor.ts";
+import { decodeCursor } from "./platform/cursor.ts";
 
 /**
  * Sort keys of record lists ordered by a time and then the id, as encoded in their opaque

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CreatedAtCursor, decodeCursor, encodeCursor, toPage } from "../src/cursor.ts";
+import { CreatedAtCursor, decodeCursor, encodeCursor, toPage } from "../src/platform/cursor.ts";
 
 describe("cursors", () => {
   const position = { t: "2026-03-01T10:00:00.000Z", id: "0b6f3f8e-8e9a-4a40-9d52-2a4a6d2a1b11" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { databaseUnavailableError, isDatabaseUnavailable } from "../src/errors/database-unavailable.ts";
-import { toProblem } from "../src/errors/problem.ts";
+import { databaseUnavailableError, isDatabaseUnavailable } from "../src/platform/errors/database-unavailable.ts";
+import { toProblem } from "../src/platform/errors/problem.ts";
 
 /** The shape of Prisma's error around a driver adapter error with a PostgreSQL SQLSTATE. */
 const prismaDatabaseError = (sqlState: string) =>

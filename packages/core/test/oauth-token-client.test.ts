@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createSealer } from "../src/crypto/index.ts";
+import { createSealer } from "../src/platform/crypto/index.ts";
 import { buildAuthorizeUrl } from "../src/oauth/authorize-url.ts";
 import { checkRedirectUri, redirectWithResult } from "../src/oauth/redirect-uri.ts";
 import { openTokens, sealTokens } from "../src/oauth/sealed-tokens.ts";

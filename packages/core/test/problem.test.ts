@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../src/errors/app-error.ts";
-import { APP_ERRORS, appErrorCodeForStatus } from "../src/errors/error-table.ts";
-import { toProblem } from "../src/errors/problem.ts";
+import { AppError } from "../src/platform/errors/app-error.ts";
+import { APP_ERRORS, appErrorCodeForStatus } from "../src/platform/errors/error-table.ts";
+import { toProblem } from "../src/platform/errors/problem.ts";
 
 describe("problems", () => {
   it("maps an AppError through the one table", () => {

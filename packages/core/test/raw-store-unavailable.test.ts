@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { serviceUnavailableError } from "../src/errors/service-unavailable.ts";
-import { toProblem } from "../src/errors/problem.ts";
-import { RawStoreUnavailable } from "../src/raw-store/raw-store.ts";
+import { serviceUnavailableError } from "../src/platform/errors/service-unavailable.ts";
+import { toProblem } from "../src/platform/errors/problem.ts";
+import { RawStoreUnavailable } from "../src/platform/raw-store/raw-store.ts";
 
 describe("an unavailable raw store", () => {
   it("answers 503 with Retry-After, like an unavailable database, without the store's reason", () => {

@@ -10,7 +10,7 @@ import {
   parseEncryptionKey,
   parseEncryptionKeyList,
   SecretUnsealable,
-} from "../src/crypto/index.ts";
+} from "../src/platform/crypto/index.ts";
 
 const key = () => randomBytes(32);
 const SECRET = "whsec_c2VjcmV0LXNpZ25pbmcta2V5LWZvci10ZXN0cw==";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateSecret, hashSecret, secretKind } from "../src/secrets.ts";
+import { generateSecret, hashSecret, secretKind } from "../src/platform/secrets.ts";
 
 describe("secrets", () => {
   it("generates prefix + 43 base62 characters for each kind", () => {

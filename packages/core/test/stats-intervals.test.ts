@@ -1,6 +1,6 @@
 import { Temporal } from "temporal-polyfill";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../src/errors/app-error.ts";
+import { AppError } from "../src/platform/errors/app-error.ts";
 import {
   MAX_STATS_INTERVALS,
   resolveStatsIntervals,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../src/errors/app-error.ts";
-import { parseTimeBound, parseTimeWindow } from "../src/time-window.ts";
+import { AppError } from "../src/platform/errors/app-error.ts";
+import { parseTimeBound, parseTimeWindow } from "../src/platform/time-window.ts";
 
 describe("time windows", () => {
   it("reads a date as midnight UTC", () => {

@@ -1,5 +1,5 @@
 import { Temporal } from "temporal-polyfill";
-import { localDate } from "../time-zones.ts";
+import { localDate } from "../platform/time-zones.ts";
 
 /**
  * The rule that turns recorded menstrual flow into cycles (the way Apple Health and Clue

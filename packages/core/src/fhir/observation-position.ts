@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { decodeCursor, encodeCursor } from "../platform/cursor.ts";
 import type { AfterTimeBigint, AfterTimeUuid } from "../record-cursors.ts";
 import { OBSERVATION_KINDS, kindRank, type ObservationKind } from "./observation-kinds.ts";
 

@@ -1,6 +1,6 @@
 import * as oauth from "oauth4webapi";
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   consumeConsentStateRow,
   deleteExpiredConsentStates,
@@ -9,7 +9,7 @@ import {
   insertConsentState,
   type ConsentStateRow,
 } from "../repositories/consent-state-repository.ts";
-import { hashSecret } from "../secrets.ts";
+import { hashSecret } from "../platform/secrets.ts";
 import type { ApplicationKeys } from "../services/provider-config.ts";
 
 /** A consent state expires 10 minutes after it is made (spec: Consent state of a connect link). */

@@ -1,4 +1,4 @@
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { isLoopbackUrl } from "./loopback.ts";
 
 export const REDIRECT_URI_MAX_LENGTH = 2000;

@@ -1,4 +1,4 @@
-import type { Sealer } from "../crypto/sealer.ts";
+import type { Sealer } from "../platform/crypto/sealer.ts";
 import type { ProviderTokens } from "../providers/connector.ts";
 
 /** The JSON sealed in `connections.sealed_tokens`. */

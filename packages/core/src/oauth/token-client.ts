@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { startClientSpan } from "../client-span.ts";
+import { startClientSpan } from "../platform/client-span.ts";
 import { ProviderError, type Connector, type ProviderClient, type ProviderKeys, type ProviderTokens, type ProviderUrls } from "../providers/connector.ts";
 import { PROVIDER_REQUEST_TIMEOUT_MS, retryAfterSeconds } from "../providers/provider-request.ts";
 import { isLoopbackUrl } from "./loopback.ts";

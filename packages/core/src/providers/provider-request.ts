@@ -1,4 +1,4 @@
-import { startClientSpan } from "../client-span.ts";
+import { startClientSpan } from "../platform/client-span.ts";
 import { ProviderError, type ProviderRequestInit } from "./connector.ts";
 
 /** A provider that does not answer in this time is a failed attempt (retried later). */

@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /**
  * The connection as the sync engine reads it: sync bookkeeping, health and its user.

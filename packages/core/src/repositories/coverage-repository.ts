@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** The record kinds coverage counts, each with its table and the time that places it on a day. */
 export const COVERED_KINDS = {

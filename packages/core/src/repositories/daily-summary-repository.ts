@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { rankOfRecord, streamsCte, type SqlStream } from "./merge-sql.ts";
 
 /** The figures of a day, as stored (null when not known). */

@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { notTombstoned } from "./tombstones.ts";
 import type { AfterTimeBigint, AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 

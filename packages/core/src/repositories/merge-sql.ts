@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { MATCH_WINDOW_SECONDS, type MatchKind } from "../merge/match-kinds.ts";
 
 /** A ranked stream as the SQL of the merged view sees it (rank 0 is the best). */

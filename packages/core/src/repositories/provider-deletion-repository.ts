@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** Tables of records besides samples a provider can delete by its own id; their parts go by cascade. */
 const OTHER_RECORD_TABLES = [

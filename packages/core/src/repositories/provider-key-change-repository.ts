@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** Which active connections a key change leaves without a working application. */
 export interface KeyChangeTarget {

@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** The instance admin's saved configuration of a provider; null when nothing was saved. */
 export function findInstanceProvider(db: DbClient, provider: string) {

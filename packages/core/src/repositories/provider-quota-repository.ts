@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** One quota bucket of a provider: `app:<application_id>` or `user:<connection_id>`. */
 export interface QuotaBucket {

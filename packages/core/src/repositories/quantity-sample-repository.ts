@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { mergeConditions, rankOfRecord, streamsCte, UNRANKED, type SqlStream } from "./merge-sql.ts";
 import { notTombstoned } from "./tombstones.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";

@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** What derived daily totals need of one sample. */
 export interface SampleForTotal {

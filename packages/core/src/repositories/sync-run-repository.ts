@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 export type SyncTrigger = "backfill" | "scheduled" | "notification" | "manual";
 export type SyncRunStatus = "queued" | "running" | "retrying" | "rate_limited" | "succeeded" | "failed" | "cancelled";

@@ -1,5 +1,5 @@
 import type { AfterTimeUuid } from "../record-cursors.ts";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 const tagFields = {
   id: true,

@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** The record kind of tombstones written for a provider's deletion by id, which names no kind. */
 export const ANY_RECORD_KIND = "*";

@@ -1,5 +1,5 @@
-import type { CreatedAtCursor } from "../cursor.ts";
-import type { DbClient } from "./db-client.ts";
+import type { CreatedAtCursor } from "../platform/cursor.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 const userFields = { id: true, tenantId: true, externalRef: true, status: true, createdAt: true } as const;
 

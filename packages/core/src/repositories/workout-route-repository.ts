@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "./db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { TrackSummary } from "../geo/track-summary.ts";
 import type { AfterTimeBigint } from "../record-cursors.ts";
 

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { generateSecret, hashSecret } from "../secrets.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { generateSecret, hashSecret } from "../platform/secrets.ts";
 import { insertAdminKey, listAdminKeys, revokeAdminKey } from "../repositories/admin-key-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** Creates an instance admin key (`svc_ak_…`), shown once. */
 export async function createAdminKey(db: DbClient, name: string): Promise<{ id: string; name: string; admin_key: string }> {

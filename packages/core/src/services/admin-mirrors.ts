@@ -13,7 +13,7 @@ import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from 
 import { listSampleTypes } from "./sample-types.ts";
 import { listShares } from "./shares.ts";
 import { listSourceConsents } from "./consents.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { findUser, type UserFilter } from "../repositories/user-repository.ts";
 import { toUserDto } from "./users.ts";
 

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { ProviderKeys } from "../providers/connector.ts";
 import { isConnector, type ProviderDescriptor, type ProviderKind } from "../providers/provider-catalog.ts";
 import { applicationIdOf, environmentKeys } from "../providers/provider-settings.ts";

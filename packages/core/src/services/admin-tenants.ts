@@ -1,8 +1,8 @@
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { listTenantDeletionJobsOf } from "../repositories/tenant-deletion-job-repository.ts";
 import { recordAudit, type AuditContext } from "./audit-log.ts";
 import { createTenant, type CreatedTenant } from "./tenants.ts";

@@ -1,6 +1,6 @@
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import { hasAuditEntrySince, insertAuditEntry, listAuditEntries, type AuditEntryRow, type AuditLog } from "../repositories/audit-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { Principal } from "./auth.ts";
 
 /**

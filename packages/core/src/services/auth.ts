@@ -1,9 +1,9 @@
-import { AppError } from "../errors/app-error.ts";
-import { hashSecret, secretKind } from "../secrets.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { hashSecret, secretKind } from "../platform/secrets.ts";
 import { findActiveAdminKey } from "../repositories/admin-key-repository.ts";
 import { findActiveTenantKey } from "../repositories/tenant-repository.ts";
 import { findUnexpiredToken } from "../repositories/user-token-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 export type TokenScope = "upload" | "connect" | "read";
 

@@ -1,7 +1,7 @@
 import { findCategoryType } from "../catalog/index.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { upsertCategorySamples, type CategorySampleWrite } from "../repositories/category-sample-repository.ts";
-import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
+import { analyzeAfterBulkWrite } from "../platform/db/table-statistics.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "./menstrual-cycles.ts";
 import { partitionRecords, writeSummary } from "./record-batches.ts";

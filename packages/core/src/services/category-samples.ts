@@ -1,4 +1,4 @@
-import { toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import { rankStreams, resolveSourceOrder } from "../merge/source-ranking.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import {
@@ -8,9 +8,9 @@ import {
   type CategoryPageQuery,
   type CategorySampleRow,
 } from "../repositories/category-sample-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { SqlStream } from "../repositories/merge-sql.ts";
-import { parseTimeWindow } from "../time-window.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
 import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
 import { groupOfMetric, loadUserSourceOrders } from "./source-orders.ts";

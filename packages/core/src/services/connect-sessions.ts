@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { checkRedirectUri } from "../oauth/redirect-uri.ts";
 import { isConnector } from "../providers/provider-catalog.ts";
 import { listUserConnections } from "../repositories/connection-repository.ts";
 import { deleteExpiredConnectSessions, findConnectSessionByHash, insertConnectSession } from "../repositories/connect-session-repository.ts";
 import { findActiveUser } from "../repositories/user-repository.ts";
-import { hashSecret } from "../secrets.ts";
+import { hashSecret } from "../platform/secrets.ts";
 import { connectionHealth } from "./connection-health.ts";
 import { startConnection } from "./connections.ts";
 

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { buildAuthorizeUrl } from "../oauth/authorize-url.ts";
 import { createConsentState, consumeConsentState, type ConsentState } from "../oauth/consent-states.ts";
 import { grantClient } from "../oauth/grant-client.ts";

@@ -5,7 +5,7 @@ import {
   dailyFiguresOf,
   RECORD_KIND_CATEGORIES,
 } from "../catalog/data-categories.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { holdRecordWriterLock, listRevokedCategories } from "../repositories/source-consent-repository.ts";
 import type { DailySummaryRecord } from "./daily-summary-writer.ts";
 import type { ParsedRecords } from "./record-bundle.ts";

@@ -1,8 +1,8 @@
 import { DATA_CATEGORIES, isDataCategory, sortCategories, type DataCategory } from "../catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { insertConsentDeletionJob, listConsentDeletionJobs } from "../repositories/consent-deletion-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { lockActiveUserForErasure } from "../repositories/provider-erasure-repository.ts";
 import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "../repositories/source-consent-repository.ts";
 import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { COVERED_KINDS, countRecordsPerDay, type CoveredKind } from "../repositories/coverage-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
-import { parseTimeWindow } from "../time-window.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
 
 const DAY_MS = 86_400_000;
 /** Without start, coverage reports the 30 days before end (spec: MCP get_coverage). */

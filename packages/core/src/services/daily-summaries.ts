@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   listDailySummaries as listDailyRows,
   listDailySummaryStreams,

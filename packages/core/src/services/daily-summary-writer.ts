@@ -1,11 +1,11 @@
 import { DAILY_SUMMARY_FIGURES } from "../catalog/data-categories.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { upsertDailySummaries, type DailySummaryWrite } from "../repositories/daily-summary-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";
 import { partitionRecords, writeSummary } from "./record-batches.ts";
 import type { RecordBatch, WriteSummary } from "./sample-writer.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 
 /** A provider's figures for one local day, as a parser produces them. */
 export interface DailySummaryRecord extends Omit<RecordProvenanceInput, "external_id" | "source_name"> {

@@ -1,4 +1,4 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   deleteDerivedDailySummaries,
   lockDerivedDailySummaries,
@@ -8,7 +8,7 @@ import {
 import { listProviderSamplesForTotals } from "../repositories/sample-total-repository.ts";
 import { keepMergedCounts } from "../merge/merged-counts.ts";
 import { listSampleStreams } from "../repositories/sample-stream-repository.ts";
-import { isTimeZone, localDate } from "../time-zones.ts";
+import { isTimeZone, localDate } from "../platform/time-zones.ts";
 import { rankStreamsForMetric } from "./source-orders.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";
 import type { UserRow } from "../repositories/user-repository.ts";

@@ -1,6 +1,6 @@
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { Database } from "@svc/db";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findDeletionJob, findTenantDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { toPage, type Page } from "../cursor.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findEcgRecording, listEcgRecordings as listEcgRows, type EcgRecordingRow } from "../repositories/ecg-repository.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
 import { toProvenanceDto } from "./provenance-dto.ts";

@@ -1,4 +1,4 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { touchEcgRecording, upsertEcgRecordings, upsertEcgVoltages, type EcgRecordingWrite } from "../repositories/ecg-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, snakeCaseCode, type RecordProvenanceInput } from "./record-fields.ts";

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { rawObjectSource, type RawObjectSource } from "../raw-store/raw-store.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { rawObjectSource, type RawObjectSource } from "../platform/raw-store/raw-store.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { findUserById } from "../repositories/user-repository.ts";

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { EVENT_CATALOG, type EventData, type EventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { insertFanOutDeliveries, insertOutboxEvent } from "../repositories/outbox-repository.ts";
 
 /** The JSON body of an event as every endpoint receives it (Standard Webhooks payload). */

@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { countActiveAdminKeys, countTenants } from "../repositories/instance-setup-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { countTenantDeletionJobs } from "../repositories/tenant-deletion-job-repository.ts";
 import { lockForTransaction } from "../repositories/tenant-repository.ts";
 import { createAdminKey } from "./admin-keys.ts";

@@ -1,5 +1,5 @@
 import { computeHrv } from "../hrv/heart-rate-variability.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   replaceRrIntervals,
   touchHeartbeatSeries,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "@svc/db";
-import { AppError } from "../errors/app-error.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyRecord,

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { InboundAnswer, InboundRequest, RevokedGrant } from "../providers/connector.ts";
 import { findActiveConnectionsOfProviderUser, lockSyncConnection } from "../repositories/connection-health-repository.ts";
 import { listSealedTenantKeys } from "../repositories/provider-keys-repository.ts";

@@ -1,5 +1,5 @@
 import type { ParsedRecords } from "./record-bundle.ts";
-import { localDate } from "../time-zones.ts";
+import { localDate } from "../platform/time-zones.ts";
 import { isStorableTime } from "./storable-values.ts";
 
 /**

@@ -1,16 +1,16 @@
-import { toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import { deriveMenstrualCycles, localDatesOf } from "../cycles/menstrual-cycle-rule.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
 import { selectMenstrualFlowTimes } from "../repositories/category-sample-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   lockMenstrualCycles,
   replaceMenstrualCycles,
   selectMenstrualCycles,
   type MenstrualCycleRow,
 } from "../repositories/menstrual-cycle-repository.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 
 /** The category type whose samples the cycles are derived from. */
 export const MENSTRUAL_FLOW = "menstrual_flow";

@@ -1,4 +1,4 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { upsertNutritionLogs, type NutritionLogWrite } from "../repositories/nutrition-log-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "./record-fields.ts";

@@ -1,8 +1,8 @@
 import type { Connector, ProviderKeys } from "../providers/connector.ts";
 import type { ProviderCatalog } from "../providers/provider-catalog.ts";
 import { applicationIdOf, environmentKeys, missingRequiredKeys, type ProviderSettings } from "../providers/provider-settings.ts";
-import type { Sealer } from "../crypto/sealer.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { Sealer } from "../platform/crypto/sealer.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findInstanceProvider, findTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
 import { findTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
 

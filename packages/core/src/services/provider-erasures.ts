@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { isConnected } from "../repositories/connection-repository.ts";
 import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
 import {

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { Connector, ProviderKeys } from "../providers/connector.ts";
 import { isConnector, type ProviderCatalog } from "../providers/provider-catalog.ts";
 import {
@@ -10,7 +10,7 @@ import {
   oauthCallbackUrl,
   type ProviderSettings,
 } from "../providers/provider-settings.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findConnectionsForKeyChange, type KeyChangeTarget } from "../repositories/provider-key-change-repository.ts";
 import { deleteTenantProviderKeys, findTenantProviderKeys, upsertTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
 import { findActiveTenantById } from "../repositories/tenant-repository.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { rateLimitCounter } from "../repositories/rate-limit-repository.ts";
 import type { Principal, PrincipalKind } from "./auth.ts";
 

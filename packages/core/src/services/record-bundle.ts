@@ -1,4 +1,4 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { writeCategorySamples, type CategorySampleRecord } from "./category-sample-writer.ts";
 import { dropRevokedRecords } from "./consents-enforcement.ts";

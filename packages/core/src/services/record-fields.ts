@@ -1,4 +1,4 @@
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { recordIdentity } from "./sample-writer.ts";
 
 /**

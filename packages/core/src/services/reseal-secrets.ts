@@ -1,5 +1,5 @@
 import type { Database } from "@svc/db";
-import type { Sealer } from "../crypto/index.ts";
+import type { Sealer } from "../platform/crypto/index.ts";
 import { countSealedWithOtherKeys, findSealedWithKey, replaceSealedValue, SEALED_COLUMNS, type SealedColumn } from "../repositories/sealed-column-repository.ts";
 
 const BATCH = 500;

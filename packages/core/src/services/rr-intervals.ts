@@ -1,6 +1,6 @@
-import { toPage, type Page } from "../cursor.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { listRrIntervals as listRrRows, type RrIntervalRow } from "../repositories/heartbeat-repository.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import { toProvenanceDto } from "./provenance-dto.ts";

@@ -1,6 +1,6 @@
 import { resolveStatsIntervals, type StatsInterval } from "../stats/intervals.ts";
 import { sampleStatsBuckets } from "../repositories/quantity-sample-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { checkSampleType, matchKindOfType, rankedSampleStreams, type RecordView } from "./samples.ts";
 
 /** Above this many matching samples the answer is truncated to the earliest ones (spec: Limits). */

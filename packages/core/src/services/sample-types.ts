@@ -1,6 +1,6 @@
 import { findQuantityType } from "../catalog/quantity-types.ts";
 import { listSampleTypeProviders } from "../repositories/sample-stream-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 
 /** One quantity type a user has samples of: times and provider slugs, never a value. */
 export interface SampleTypeDto {

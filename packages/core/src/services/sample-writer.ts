@@ -1,10 +1,10 @@
 import { findQuantityType, toStorageUnit } from "../catalog/index.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { upsertQuantitySamples, type QuantitySampleWrite } from "../repositories/quantity-sample-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "../repositories/sample-stream-repository.ts";
-import { analyzeAfterBulkWrite } from "../repositories/table-statistics.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { analyzeAfterBulkWrite } from "../platform/db/table-statistics.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "./daily-totals.ts";
 import { partitionRecords, writeSummary } from "./record-batches.ts";
 

@@ -1,10 +1,10 @@
-import { AppError } from "../errors/app-error.ts";
-import { toPage, type Page } from "../cursor.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import { findQuantityType } from "../catalog/index.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { SqlStream } from "../repositories/merge-sql.ts";
 import {
   listMergedQuantitySamples,

@@ -8,13 +8,13 @@ import {
   type SelfReportKindName,
 } from "../catalog/self-report-kinds.ts";
 import { categoryOfRecordKind } from "../catalog/data-categories.ts";
-import { AppError } from "../errors/app-error.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { erasureRunning, lockUserForUpload } from "../repositories/raw-object-repository.ts";
 import { findSampleTypesByDedupeKey } from "../repositories/self-report-repository.ts";
 import { listRevokedCategories } from "../repositories/source-consent-repository.ts";
 import type { UserRow } from "../repositories/user-repository.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
 import { emptyParsedRecords, noChanges, writeParsedRecords } from "./record-bundle.ts";

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { sortCategories, type DataCategory } from "../catalog/data-categories.ts";
-import { JWE_KEY_BYTES, encryptJwe } from "../crypto/jwe.ts";
-import { hashPasscode } from "../crypto/passcode.ts";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import { JWE_KEY_BYTES, encryptJwe } from "../platform/crypto/jwe.ts";
+import { hashPasscode } from "../platform/crypto/passcode.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { lockUserForUpload } from "../repositories/raw-object-repository.ts";
 import {
   dropShareFile,

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { toPage, type Page } from "../cursor.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import { decodeAfterBigint, decodeAfterUuid } from "../record-cursors.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { selectSleepPhases, type SleepPhaseRow } from "../repositories/sleep-phase-repository.ts";
 import {
   findSleepSessionOfUser,
@@ -12,7 +12,7 @@ import {
   type SleepSessionRow,
 } from "../repositories/sleep-session-repository.ts";
 import type { SleepStage } from "../sleep/stage-totals.ts";
-import { parseTimeWindow } from "../time-window.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
 import type { RecordView } from "./samples.ts";
 import { rankedStreamsOf } from "./source-orders.ts";
 

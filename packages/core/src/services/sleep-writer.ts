@@ -1,9 +1,9 @@
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { replaceSleepPhases, type SleepPhaseWrite } from "../repositories/sleep-phase-repository.ts";
 import { upsertSleepSessions, type SleepSessionWrite } from "../repositories/sleep-session-repository.ts";
 import { deriveStageTotals, SLEEP_STAGES, type SleepStage } from "../sleep/stage-totals.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { partitionRecords, writeSummary } from "./record-batches.ts";
 import { identityOf, normalizeProvenance } from "./record-fields.ts";
 import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";

@@ -1,9 +1,9 @@
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { findCategoryType, findQuantityType } from "../catalog/index.ts";
 import { BUILTIN_SOURCE_ORDERS } from "../merge/builtin-orders.ts";
 import { RECORD_METRICS } from "../merge/record-metrics.ts";
 import { rankStreams, resolveSourceOrder, type RankedStream, type UserSourceOrders } from "../merge/source-ranking.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { listStreamsOf, type MergeTable, type SqlStream } from "../repositories/merge-sql.ts";
 import { deleteSourceOrder as deleteOrderRow, listSourceOrders, upsertSourceOrder } from "../repositories/source-order-repository.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CoreDeps } from "../deps.ts";
-import { decodeCursor, encodeCursor, type Page } from "../cursor.ts";
-import { AppError } from "../errors/app-error.ts";
+import { decodeCursor, encodeCursor, type Page } from "../platform/cursor.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { NotifiedPull, PushedPayload } from "../providers/connector.ts";
 import {
   findActiveConnectionsOfProviderUser,
@@ -11,7 +11,7 @@ import {
   setLastNotificationAt,
   type SyncConnectionRow,
 } from "../repositories/connection-health-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   cancelOpenRunsOfConnection,
   findOpenSyncRun,

@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../errors/app-error.ts";
-import { generateSecret, hashSecret } from "../secrets.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { generateSecret, hashSecret } from "../platform/secrets.ts";
 import { findActiveTenantById, lockForTransaction } from "../repositories/tenant-repository.ts";
 import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "../repositories/tenant-api-key-repository.ts";
 

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import {
   countUsersOfTenant,
   deleteTenantDeliveriesBatch,

@@ -1,5 +1,5 @@
-import { AppError } from "../errors/app-error.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { findTenantProviderSwitch, upsertTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
 
 /** Whether an instance admin left `provider` on for the tenant (it is on unless switched off). */

@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
-import { generateSecret, hashSecret } from "../secrets.ts";
+import { generateSecret, hashSecret } from "../platform/secrets.ts";
 import { findTenantByName, insertTenantWithKey, lockForTransaction } from "../repositories/tenant-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { tenantNameWasDeleted } from "../repositories/tenant-deletion-job-repository.ts";
 
 const BOOTSTRAP_LOCK = 731_001;

@@ -1,9 +1,9 @@
-import { toPage, type Page } from "../cursor.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { lockUserForUpload } from "../repositories/raw-object-repository.ts";
 import {
   deleteTimeTag as deleteTimeTagRow,
@@ -16,8 +16,8 @@ import {
   type TimeTagWrite,
 } from "../repositories/time-tag-repository.ts";
 import type { UserRow } from "../repositories/user-repository.ts";
-import { parseTimeWindow } from "../time-window.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { requireActiveUser } from "./users.ts";
 
 /** The closed list of kinds of time tags, with what each one marks. */

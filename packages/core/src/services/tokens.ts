@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { generateSecret, hashSecret } from "../secrets.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { generateSecret, hashSecret } from "../platform/secrets.ts";
 import { insertUserToken } from "../repositories/user-token-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import type { TokenScope } from "./auth.ts";
 import { requireActiveUser } from "./users.ts";
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
   countLiveUploads,
@@ -12,7 +12,7 @@ import {
   markUploadDropped,
   type RawObjectRow,
 } from "../repositories/raw-object-repository.ts";
-import { isUniqueViolation } from "../repositories/prisma-errors.ts";
+import { isUniqueViolation } from "../platform/db/prisma-errors.ts";
 import { findUserById } from "../repositories/user-repository.ts";
 import { requireProviderOnForTenant } from "./tenant-providers.ts";
 import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";

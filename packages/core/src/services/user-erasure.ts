@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
 import { deleteUserQuotaBuckets } from "../repositories/provider-quota-repository.ts";
 import { deleteRateLimitRows } from "../repositories/rate-limit-repository.ts";

@@ -1,11 +1,11 @@
-import { AppError } from "../errors/app-error.ts";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { insertDeletionJob } from "../repositories/deletion-job-repository.ts";
 import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
 import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "../repositories/user-repository.ts";
-import type { DbClient } from "../repositories/db-client.ts";
-import { isUniqueViolation } from "../repositories/prisma-errors.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
+import { isUniqueViolation } from "../platform/db/prisma-errors.ts";
 
 export interface UserDto {
   id: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { decodeCursor, toPage, type Page } from "../cursor.ts";
+import { decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { EVENT_CATALOG, type EventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   countWaitingReplays,
   findWebhookDelivery,

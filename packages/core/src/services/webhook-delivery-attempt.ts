@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
-import { SecretUnsealable } from "../crypto/secret-unsealable.ts";
-import type { Sealer } from "../crypto/sealer.ts";
+import { SecretUnsealable } from "../platform/crypto/secret-unsealable.ts";
+import type { Sealer } from "../platform/crypto/sealer.ts";
 import {
   claimWebhookDelivery,
   disableSilentEndpoint,

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../cursor.ts";
+import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError } from "../platform/errors/app-error.ts";
 import { isEventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { parkPendingDeliveriesOfEndpoint } from "../repositories/webhook-delivery-repository.ts";
 import {
   countWebhookEndpoints,

@@ -1,9 +1,9 @@
 import { summarizeTrack } from "../geo/track-summary.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { upsertWorkouts, type WorkoutWrite } from "../repositories/workout-repository.ts";
 import { replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "../repositories/workout-route-repository.ts";
-import { isTimeZone } from "../time-zones.ts";
+import { isTimeZone } from "../platform/time-zones.ts";
 import { partitionRecords, writeSummary } from "./record-batches.ts";
 import { identityOf, normalizeProvenance } from "./record-fields.ts";
 import { utcDays, type RecordBatch, type WriteSummary } from "./sample-writer.ts";

@@ -1,7 +1,7 @@
-import { AppError } from "../errors/app-error.ts";
-import { toPage, type Page } from "../cursor.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { toPage, type Page } from "../platform/cursor.ts";
 import { decodeAfterBigint, decodeAfterUuid } from "../record-cursors.ts";
-import type { DbClient } from "../repositories/db-client.ts";
+import type { DbClient } from "../platform/db/db-client.ts";
 import {
   findWorkoutOfUser,
   selectMergedWorkouts,
@@ -11,7 +11,7 @@ import {
   type WorkoutRow,
 } from "../repositories/workout-repository.ts";
 import { selectRoutePoints, type RoutePointRow } from "../repositories/workout-route-repository.ts";
-import { parseTimeWindow } from "../time-window.ts";
+import { parseTimeWindow } from "../platform/time-window.ts";
 import { toProvenanceDto } from "./provenance-dto.ts";
 import type { RecordView } from "./samples.ts";
 import { rankedStreamsOf } from "./source-orders.ts";

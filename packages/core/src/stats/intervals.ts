@@ -1,6 +1,6 @@
 import { Temporal } from "temporal-polyfill";
-import { AppError } from "../errors/app-error.ts";
-import { parseTimeBound } from "../time-window.ts";
+import { AppError } from "../platform/errors/app-error.ts";
+import { parseTimeBound } from "../platform/time-window.ts";
 
 /**
  * The time-interval math of GET /v1/users/{id}/samples/stats: which buckets a window covers.

@@ -1,7 +1,7 @@
 import type { Observation } from "fhir/r4.js";
 import type { ObservationPosition } from "../../fhir/observation-position.ts";
-import type { TimeWindow } from "../../time-window.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { TimeWindow } from "../../platform/time-window.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import type { RecordView } from "../samples.ts";
 import type { ObservationContext } from "../../fhir/observations/observation-parts.ts";
 

@@ -4,9 +4,9 @@ import { intersectFilters, observationFilter, type ObservationFilter } from "../
 import { isBloodPressureType, type RecordKind } from "../../fhir/observation-kinds.ts";
 import { comparePositions, decodeObservationCursor, encodeObservationCursor, type ObservationPosition } from "../../fhir/observation-position.ts";
 import { listEcgVoltages } from "../../repositories/ecg-repository.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { listSampleTypeSpans } from "../../repositories/sample-stream-repository.ts";
-import { parseTimeWindow, type TimeWindow } from "../../time-window.ts";
+import { parseTimeWindow, type TimeWindow } from "../../platform/time-window.ts";
 import { checkSampleType, type RecordView } from "../samples.ts";
 import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
 import { dailySlice, ECG_RECORDINGS_PER_PAGE, ecgSlice, nutritionSlice, sleepSlice, workoutSlice } from "./record-sources.ts";

@@ -1,4 +1,4 @@
-import { verifyPasscode } from "../../crypto/passcode.ts";
+import { verifyPasscode } from "../../platform/crypto/passcode.ts";
 import type { CoreDeps } from "../../deps.ts";
 import { addPasscodeFailure, addShareAccess, lockShareForOpen } from "../../repositories/share-repository.ts";
 import { findUserById } from "../../repositories/user-repository.ts";

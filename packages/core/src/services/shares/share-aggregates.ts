@@ -1,7 +1,7 @@
 import { Temporal } from "temporal-polyfill";
 import { findQuantityType } from "../../catalog/index.ts";
 import type { DayAggregate } from "../../fhir/observations/day-aggregate-observation.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { MATCH_WINDOW_SECONDS } from "../../merge/match-kinds.ts";
 import { mergedSampleBucketAggregates } from "../../repositories/quantity-sample-repository.ts";
 import { resolveStatsIntervals } from "../../stats/intervals.ts";

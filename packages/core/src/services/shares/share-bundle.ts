@@ -9,8 +9,8 @@ import {
   categoryOfRecordKind,
   DAILY_SUMMARY_FIGURE_CATEGORIES,
 } from "../../catalog/data-categories.ts";
-import { AppError } from "../../errors/app-error.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import { AppError } from "../../platform/errors/app-error.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { listSampleTypeSpans } from "../../repositories/sample-stream-repository.ts";
 import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
 import { searchObservations, type ObservationSearchSettings } from "../fhir-observations/search-observations.ts";

@@ -1,6 +1,6 @@
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { listRecordZones } from "../../repositories/record-zone-repository.ts";
-import { isTimeZone } from "../../time-zones.ts";
+import { isTimeZone } from "../../platform/time-zones.ts";
 
 /** The zone of a share whose records carry none. */
 export const FALLBACK_SHARE_ZONE = "UTC";

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { SecretUnsealable } from "../../crypto/secret-unsealable.ts";
+import { SecretUnsealable } from "../../platform/crypto/secret-unsealable.ts";
 import { openTokens, sealTokens } from "../../oauth/sealed-tokens.ts";
 import { refreshTokens } from "../../oauth/token-client.ts";
 import { ProviderError, type Connector, type ProviderKeys, type ProviderTokens, type ProviderUrls } from "../../providers/connector.ts";

@@ -5,7 +5,7 @@ import {
   setConnectionNeedsReauth,
   type SyncConnectionRow,
 } from "../../repositories/connection-health-repository.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { ACTION_OF_REASON, type ConnectionHealthReason } from "../connection-health.ts";
 import { emitEvent } from "../events.ts";
 

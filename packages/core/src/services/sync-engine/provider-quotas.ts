@@ -1,5 +1,5 @@
 import type { Connector } from "../../providers/connector.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import { findQuota, pauseQuota, takeQuota, type QuotaBucket } from "../../repositories/provider-quota-repository.ts";
 import type { SyncTrigger } from "../../repositories/sync-run-repository.ts";
 import type { SyncSettings } from "./sync-settings.ts";

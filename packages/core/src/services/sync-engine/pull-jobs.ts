@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import type { DbClient } from "../../repositories/db-client.ts";
+import type { DbClient } from "../../platform/db/db-client.ts";
 import type { SyncTrigger } from "../../repositories/sync-run-repository.ts";
 
 /** pg-boss priority of a run's jobs: what a person or the provider asked for first, backfill chunks last. */
