@@ -2,7 +2,7 @@ import type { Database } from "@svc/db";
 import type { JobQueue } from "@svc/jobs";
 import type { RawStore, Sealer } from "./platform/index.ts";
 import type { ProviderCatalog } from "./providers/provider-catalog.ts";
-import type { RateLimits } from "./services/rate-limits.ts";
+import type { RateLimits } from "./identity/index.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
 import type { UploadSettings } from "./services/upload-settings.ts";

@@ -16,7 +16,6 @@ export interface ConsentDeletionTarget {
   dailyFigures: readonly DailySummaryFigure[];
 }
 
-
 const DAILY_BATCH = 10_000;
 
 /**
@@ -101,28 +100,4 @@ export function deleteConsentSampleStreams(db: DbClient, userId: string, provide
   return db.$executeRaw`
     DELETE FROM quantity_sample_streams
     WHERE user_id = ${userId}::uuid AND provider = ${provider} AND type = ANY(${[...types]}::text[])`;
-}
-
-/** The consent revocations (deletion jobs with categories) of the user and provider, newest first. */
-export function listConsentDeletionJobs(db: DbClient, userId: string, provider: string) {
-  return db.deletionJob.findMany({
-    where: { userId, provider, NOT: { categories: { isEmpty: true } } },
-    select: { id: true, categories: true, status: true, createdAt: true },
-    orderBy: { createdAt: "desc" },
-  });
-}
-
-export function insertConsentDeletionJob(
-  db: DbClient,
-  input: { tenantId: string; userId: string; externalRef: string | null; provider: string; categories: readonly string[] },
-) {
-  return db.deletionJob.create({ data: { ...input, categories: [...input.categories] }, select: { id: true } });
-}
-
-/** A consent revocation's job: its user, provider and categories. */
-export function findConsentDeletionJob(db: DbClient, id: string) {
-  return db.deletionJob.findUnique({
-    where: { id },
-    select: { id: true, tenantId: true, userId: true, provider: true, categories: true, status: true },
-  });
 }

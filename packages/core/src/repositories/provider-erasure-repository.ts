@@ -29,27 +29,6 @@ const ERASED_TABLES = [
 /** The route and operation under which self reports keep their idempotent answers (packages/api). */
 const SELF_REPORT_OPERATION = "POST /v1/users/{id}/self-reports";
 
-/**
- * Locks the active user of the tenant until the transaction ends (a self report or an
- * upload holding the row FOR SHARE finishes first, a second request waits); null otherwise.
- */
-export async function lockActiveUserForErasure(db: DbClient, tenantId: string, userId: string) {
-  const rows = await db.$queryRaw<Array<{ id: string; external_ref: string | null }>>`
-    SELECT id, external_ref FROM users
-    WHERE id = ${userId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'active'
-    FOR NO KEY UPDATE`;
-  return rows[0] ?? null;
-}
-
-/** The user's erasure of this provider that is pending or running, if any (a consent revocation's job is not one). */
-export function findOpenErasureJob(db: DbClient, target: ErasureTarget) {
-  return db.deletionJob.findFirst({
-    where: { userId: target.userId, provider: target.provider, status: { in: ["pending", "running"] }, categories: { isEmpty: true } },
-    select: { id: true },
-    orderBy: { createdAt: "asc" },
-  });
-}
-
 /** Up to `limit` raw objects of the user and provider: their ids and where their bytes are. */
 export function listRawObjectKeys(db: DbClient, target: ErasureTarget, limit: number) {
   return db.rawObject.findMany({

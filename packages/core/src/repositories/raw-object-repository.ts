@@ -118,22 +118,6 @@ export async function lockRawObject(db: DbClient, id: string): Promise<RawObject
   return rows[0]?.status ?? null;
 }
 
-/** Locks the user's row until the transaction ends, so a deletion cannot start meanwhile; its status. */
-export async function lockUserForUpload(db: DbClient, userId: string): Promise<"active" | "deleting" | null> {
-  const rows = await db.$queryRaw<Array<{ status: "active" | "deleting" }>>`
-    SELECT status FROM users WHERE id = ${userId}::uuid FOR SHARE`;
-  return rows[0]?.status ?? null;
-}
-
-/** Whether an erasure of the user's data of this provider is pending or running (a consent revocation's job is not one). */
-export async function erasureRunning(db: DbClient, userId: string, provider: string): Promise<boolean> {
-  const job = await db.deletionJob.findFirst({
-    where: { userId, provider, status: { in: ["pending", "running"] }, categories: { isEmpty: true } },
-    select: { id: true },
-  });
-  return job !== null;
-}
-
 /**
  * Raw objects pending since before `receivedBefore` that no ETL job waits for or runs: no
  * job of pg-boss's `etl-raw-object` queue names them in state created, retry or active. Reads

@@ -1,21 +1,21 @@
 import type { CoreDeps } from "../deps.ts";
-import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext, type AuditLogFilter } from "./audit-log.ts";
+import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext, type AuditLogFilter } from "../identity/audit-log.ts";
 import { listConnections } from "./connections.ts";
-import { getDeletionJob } from "./deletions.ts";
+import { getDeletionJob } from "../identity/deletion-jobs.ts";
 import { getPipeline } from "./pipeline.ts";
 import { requireTenant } from "./provider-keys.ts";
 import { getSampleStats } from "./sample-stats.ts";
 import { listSamples } from "./samples.ts";
 import { getSyncRun, listSyncRuns } from "./sync-runs.ts";
-import { listUsers, requireActiveUser } from "./users.ts";
+import { listUsers, requireActiveUser } from "../identity/users.ts";
 import { getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "./webhook-endpoints.ts";
 import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from "./webhook-deliveries.ts";
 import { listSampleTypes } from "./sample-types.ts";
 import { listShares } from "./shares.ts";
 import { listSourceConsents } from "./consents.ts";
 import { AppError } from "../platform/errors/app-error.ts";
-import { findUser, type UserFilter } from "../repositories/user-repository.ts";
-import { toUserDto } from "./users.ts";
+import { findUser, type UserFilter } from "../identity/user-repository.ts";
+import { toUserDto } from "../identity/users.ts";
 
 /*
  * Read-only mirrors of tenant routes for an instance admin: the tenant comes from the path

@@ -5,11 +5,11 @@ import { isConnector, type ProviderDescriptor, type ProviderKind } from "../prov
 import { applicationIdOf, environmentKeys } from "../providers/provider-settings.ts";
 import { cancelQueuedSyncRuns } from "../repositories/provider-key-change-repository.ts";
 import { deleteInstanceProvider, upsertInstanceProviderKeys, upsertInstanceProviderSwitch } from "../repositories/provider-keys-repository.ts";
-import { listTenantProviderSwitches, upsertTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
+import { listTenantProviderSwitches, upsertTenantProviderSwitch } from "../identity/tenant-provider-repository.ts";
 import type { InstanceProviderStatus } from "./provider-config.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
 import { checkProviderKeys, keyedConnector, moveConnectionsAfterKeyChange, providerUrlsOf, requireTenant } from "./provider-keys.ts";
-import { providerOnForTenant } from "./tenant-providers.ts";
+import { providerOnForTenant } from "../identity/tenant-providers.ts";
 
 type AdminDeps = Pick<CoreDeps, "db" | "providers" | "providerConfig">;
 

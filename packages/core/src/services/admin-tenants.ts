@@ -3,9 +3,9 @@ import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { listTenantDeletionJobsOf } from "../repositories/tenant-deletion-job-repository.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
-import { createTenant, type CreatedTenant } from "./tenants.ts";
+import { listTenantDeletionJobsOf } from "../identity/tenant-deletion-job-repository.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
+import { createTenant, type CreatedTenant } from "../identity/tenants.ts";
 
 /** The longest tenant name, after trimming. */
 export const TENANT_NAME_MAX_LENGTH = 100;

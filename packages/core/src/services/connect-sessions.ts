@@ -5,7 +5,7 @@ import { checkRedirectUri } from "../oauth/redirect-uri.ts";
 import { isConnector } from "../providers/provider-catalog.ts";
 import { listUserConnections } from "../repositories/connection-repository.ts";
 import { deleteExpiredConnectSessions, findConnectSessionByHash, insertConnectSession } from "../repositories/connect-session-repository.ts";
-import { findActiveUser } from "../repositories/user-repository.ts";
+import { findActiveUser } from "../identity/user-repository.ts";
 import { hashSecret } from "../platform/secrets.ts";
 import { connectionHealth } from "./connection-health.ts";
 import { startConnection } from "./connections.ts";

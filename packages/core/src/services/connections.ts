@@ -21,14 +21,15 @@ import {
   upsertConnectedConnection,
   type ConnectionRow,
 } from "../repositories/connection-repository.ts";
-import { findOpenErasureJob, lockActiveUserForErasure } from "../repositories/provider-erasure-repository.ts";
-import { findActiveUser, findUserById } from "../repositories/user-repository.ts";
+import { findOpenErasureJob } from "../identity/deletion-job-repository.ts";
+import { lockActiveUserForErasure } from "../identity/user-repository.ts";
+import { findActiveUser, findUserById } from "../identity/user-repository.ts";
 import { connectionHealth, type ConnectionHealth } from "./connection-health.ts";
-import type { DeletionJobDto } from "./deletions.ts";
+import type { DeletionJobDto } from "../identity/deletion-jobs.ts";
 import { emitEvent } from "./events.ts";
 import { requestProviderErasure } from "./provider-erasures.ts";
 import { cancelOpenSyncRuns, queueSyncRun } from "./sync-runs.ts";
-import { providerOnForTenant } from "./tenant-providers.ts";
+import { providerOnForTenant } from "../identity/tenant-providers.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,14 +1,9 @@
 import type { Database } from "@svc/db";
 import { categoryTypesOf, dailyFiguresOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
-import {
-  deleteConsentRows,
-  deleteConsentSampleStreams,
-  findConsentDeletionJob,
-  type ConsentDeletionTarget,
-  type ConsentWholeTable,
-} from "../repositories/consent-deletion-repository.ts";
-import { setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
+import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "../repositories/consent-deletion-repository.ts";
+import { findConsentDeletionJob } from "../identity/deletion-job-repository.ts";
+import { setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
 import { waitForRecordWriters } from "../repositories/source-consent-repository.ts";
 import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "./menstrual-cycles.ts";
 import { revokeSharesOf } from "./shares.ts";

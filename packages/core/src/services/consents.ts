@@ -1,14 +1,14 @@
 import { DATA_CATEGORIES, isDataCategory, sortCategories, type DataCategory } from "../catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/errors/app-error.ts";
-import { insertConsentDeletionJob, listConsentDeletionJobs } from "../repositories/consent-deletion-repository.ts";
+import { insertConsentDeletionJob, listConsentDeletionJobs } from "../identity/deletion-job-repository.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { lockActiveUserForErasure } from "../repositories/provider-erasure-repository.ts";
+import { lockActiveUserForErasure } from "../identity/user-repository.ts";
 import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "../repositories/source-consent-repository.ts";
-import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";
+import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
 import { emitEvent } from "./events.ts";
 import { revokeSharesOf } from "./shares.ts";
-import { requireActiveUser } from "./users.ts";
+import { requireActiveUser } from "../identity/users.ts";
 
 /** A user's consent to the categories of one source (provider). */
 export interface SourceConsentDto {

@@ -1,7 +1,7 @@
 import type { DbClient } from "../platform/db/db-client.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";
-import type { UserRow } from "../repositories/user-repository.ts";
+import type { UserRow } from "../identity/user-repository.ts";
 import type { BundleChanges } from "./record-bundle.ts";
 
 /**

@@ -1,32 +1,8 @@
-import { AppError } from "../platform/errors/app-error.ts";
 import type { Database } from "@svc/db";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { findDeletionJob, findTenantDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
+import { findDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emitEvent } from "./events.ts";
 import { eraseUser } from "./user-erasure.ts";
-
-export interface DeletionJobDto {
-  job_id: string;
-  user_id: string;
-  provider: string | null;
-  status: "pending" | "running" | "done" | "failed";
-  created_at: string;
-  finished_at: string | null;
-}
-
-export async function getDeletionJob(db: DbClient, tenantId: string, jobId: string): Promise<DeletionJobDto> {
-  const job = await findTenantDeletionJob(db, tenantId, jobId);
-  if (!job) throw new AppError("not_found", "No such deletion job.");
-  return {
-    job_id: job.id,
-    user_id: job.userId,
-    provider: job.provider,
-    status: job.status,
-    created_at: job.createdAt.toISOString(),
-    finished_at: job.finishedAt?.toISOString() ?? null,
-  };
-}
 
 /**
  * The background half of a user deletion: deletes the user's raw files and every row and, in the same

@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
-import { findUserById } from "../repositories/user-repository.ts";
+import { findUserById } from "../identity/user-repository.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { emitEvent } from "./events.ts";
 import { localDayRange } from "./local-days.ts";

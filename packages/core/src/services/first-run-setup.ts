@@ -2,11 +2,11 @@ import type { Database } from "@svc/db";
 import { AppError } from "../platform/errors/app-error.ts";
 import { countActiveAdminKeys, countTenants } from "../repositories/instance-setup-repository.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { countTenantDeletionJobs } from "../repositories/tenant-deletion-job-repository.ts";
-import { lockForTransaction } from "../repositories/tenant-repository.ts";
-import { createAdminKey } from "./admin-keys.ts";
+import { countTenantDeletionJobs } from "../identity/tenant-deletion-job-repository.ts";
+import { lockForTransaction } from "../identity/tenant-repository.ts";
+import { createAdminKey } from "../identity/admin-keys.ts";
 import { checkTenantName } from "./admin-tenants.ts";
-import { createTenant, type CreatedTenant } from "./tenants.ts";
+import { createTenant, type CreatedTenant } from "../identity/tenants.ts";
 
 /** Advisory lock of the first-run setup: two racing setups create one tenant. */
 const FIRST_RUN_LOCK = 731_002;

@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { listUserSyncConnections, type SyncConnectionRow } from "../repositories/connection-health-repository.ts";
 import { listUploadSources, type UploadSourceRow } from "../repositories/freshness-repository.ts";
 import { countActiveRunsOfConnections } from "../repositories/sync-run-repository.ts";
-import { requireActiveUser } from "./users.ts";
+import { requireActiveUser } from "../identity/users.ts";
 
 export const FRESHNESS_STATES = ["fresh", "stale", "failing", "syncing", "needs_reauth", "disconnected"] as const;
 export type FreshnessState = (typeof FRESHNESS_STATES)[number];

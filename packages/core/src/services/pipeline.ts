@@ -12,7 +12,7 @@ import {
   type DeliveryCounts,
   type SyncRunCounts,
 } from "../repositories/pipeline-repository.ts";
-import { providerOnForTenant } from "./tenant-providers.ts";
+import { providerOnForTenant } from "../identity/tenant-providers.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -4,7 +4,7 @@ import { applicationIdOf, environmentKeys, missingRequiredKeys, type ProviderSet
 import type { Sealer } from "../platform/crypto/sealer.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { findInstanceProvider, findTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
-import { findTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
+import { findTenantProviderSwitch } from "../identity/tenant-provider-repository.ts";
 
 /** How long another process may keep using keys changed elsewhere (the spec allows 30 seconds). */
 export const PROVIDER_CONFIG_TTL_MS = 10_000;

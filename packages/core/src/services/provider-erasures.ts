@@ -3,19 +3,12 @@ import { AppError } from "../platform/errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { isConnected } from "../repositories/connection-repository.ts";
-import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../repositories/deletion-job-repository.ts";
-import {
-  deleteConnectionRows,
-  deleteProviderRows,
-  deleteRawObjectRows,
-  deleteSelfReportIdempotencyRecords,
-  findOpenErasureJob,
-  listRawObjectKeys,
-  lockActiveUserForErasure,
-  type ErasureTarget,
-} from "../repositories/provider-erasure-repository.ts";
-import { findUserById } from "../repositories/user-repository.ts";
-import { getDeletionJob, type DeletionJobDto } from "./deletions.ts";
+import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
+import { deleteConnectionRows, deleteProviderRows, deleteRawObjectRows, deleteSelfReportIdempotencyRecords, listRawObjectKeys, type ErasureTarget } from "../repositories/provider-erasure-repository.ts";
+import { findOpenErasureJob } from "../identity/deletion-job-repository.ts";
+import { lockActiveUserForErasure } from "../identity/user-repository.ts";
+import { findUserById } from "../identity/user-repository.ts";
+import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
 import { emitEvent } from "./events.ts";
 import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";

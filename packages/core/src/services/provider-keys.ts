@@ -13,8 +13,8 @@ import {
 import type { DbClient } from "../platform/db/db-client.ts";
 import { findConnectionsForKeyChange, type KeyChangeTarget } from "../repositories/provider-key-change-repository.ts";
 import { deleteTenantProviderKeys, findTenantProviderKeys, upsertTenantProviderKeys } from "../repositories/provider-keys-repository.ts";
-import { findActiveTenantById } from "../repositories/tenant-repository.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
+import { findActiveTenantById } from "../identity/tenant-repository.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
 import { moveToNeedsReauth } from "./sync-engine/health-moves.ts";
 
 /** The addresses an admin registers at the provider: the instance's, for every tenant. */

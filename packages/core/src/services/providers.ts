@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { isConnector, type ProviderKind } from "../providers/provider-catalog.ts";
-import { providerOnForTenant } from "./tenant-providers.ts";
+import { providerOnForTenant } from "../identity/tenant-providers.ts";
 
 /** One entry of GET /v1/providers. */
 export interface ProviderDto {

@@ -10,16 +10,17 @@ import {
 import { categoryOfRecordKind } from "../catalog/data-categories.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { erasureRunning, lockUserForUpload } from "../repositories/raw-object-repository.ts";
+import { erasureRunning } from "../identity/deletion-job-repository.ts";
+import { lockUserForUpload } from "../identity/user-repository.ts";
 import { findSampleTypesByDedupeKey } from "../repositories/self-report-repository.ts";
 import { listRevokedCategories } from "../repositories/source-consent-repository.ts";
-import type { UserRow } from "../repositories/user-repository.ts";
+import type { UserRow } from "../identity/user-repository.ts";
 import { isTimeZone } from "../platform/time-zones.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
 import { emptyParsedRecords, noChanges, writeParsedRecords } from "./record-bundle.ts";
 import { recordIdentity, type QuantitySampleRecord } from "./sample-writer.ts";
-import { requireProviderOnForTenant } from "./tenant-providers.ts";
+import { requireProviderOnForTenant } from "../identity/tenant-providers.ts";
 
 /** The provider (and source) of what a person reports about themselves. */
 export const SELF_REPORT_PROVIDER = "self_report";

@@ -6,7 +6,7 @@ import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cu
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { lockUserForUpload } from "../repositories/raw-object-repository.ts";
+import { lockUserForUpload } from "../identity/user-repository.ts";
 import {
   dropShareFile,
   findShare,
@@ -19,11 +19,11 @@ import {
   type ShareListingRow,
   type ShareRow,
 } from "../repositories/share-repository.ts";
-import { findUserById, type UserRow } from "../repositories/user-repository.ts";
+import { findUserById, type UserRow } from "../identity/user-repository.ts";
 import { emitEvent } from "./events.ts";
 import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
 import { shlinkOf } from "./shares/share-link.ts";
-import { requireActiveUser } from "./users.ts";
+import { requireActiveUser } from "../identity/users.ts";
 
 export { DEFAULT_SHARE_LIMITS, SHARE_DETAILS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
 export { parseShlink, shlinkOf, type ShlinkPayload } from "./shares/share-link.ts";

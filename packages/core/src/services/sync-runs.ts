@@ -31,7 +31,7 @@ import {
   type SyncWindow,
 } from "./sync-engine/sync-windows.ts";
 import { storeRawPayload } from "./uploads.ts";
-import { requireActiveUser } from "./users.ts";
+import { requireActiveUser } from "../identity/users.ts";
 
 /** A sync run as the API shows it (the spec's Sync run resource). */
 export interface SyncRunDto {

@@ -18,8 +18,8 @@ import {
   insertTenantDeletionJob,
   setTenantDeletionJobState,
   type TenantDeletionJobRow,
-} from "../repositories/tenant-deletion-job-repository.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
+} from "../identity/tenant-deletion-job-repository.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
 import { ERASURE_PULL_WAIT_MS } from "./sync-runs.ts";
 import { eraseUser } from "./user-erasure.ts";
 

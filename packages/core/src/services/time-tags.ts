@@ -4,7 +4,7 @@ import { emitEvent } from "./events.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { lockUserForUpload } from "../repositories/raw-object-repository.ts";
+import { lockUserForUpload } from "../identity/user-repository.ts";
 import {
   deleteTimeTag as deleteTimeTagRow,
   findTimeTag,
@@ -15,10 +15,10 @@ import {
   type TimeTagRow,
   type TimeTagWrite,
 } from "../repositories/time-tag-repository.ts";
-import type { UserRow } from "../repositories/user-repository.ts";
+import type { UserRow } from "../identity/user-repository.ts";
 import { parseTimeWindow } from "../platform/time-window.ts";
 import { isTimeZone } from "../platform/time-zones.ts";
-import { requireActiveUser } from "./users.ts";
+import { requireActiveUser } from "../identity/users.ts";
 
 /** The closed list of kinds of time tags, with what each one marks. */
 export const TIME_TAG_KIND_DESCRIPTIONS = {

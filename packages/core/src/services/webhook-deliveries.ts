@@ -16,7 +16,7 @@ import {
   type WebhookDeliveryStatusValue,
 } from "../repositories/webhook-delivery-repository.ts";
 import { lockWebhookEndpoint } from "../repositories/webhook-endpoint-repository.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
 import { eventBody } from "./events.ts";
 import { toWebhookDeliveryDetailDto, toWebhookDeliveryDto, type WebhookDeliveryDetailDto, type WebhookDeliveryDto } from "./webhook-dto.ts";
 import { requireWebhookEndpoint } from "./webhook-endpoints.ts";

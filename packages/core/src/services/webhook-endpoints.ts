@@ -19,7 +19,7 @@ import {
   type WebhookEndpointRow,
 } from "../repositories/webhook-endpoint-repository.ts";
 import { checkWebhookUrl } from "../webhooks/address-guard.ts";
-import { recordAudit, type AuditContext } from "./audit-log.ts";
+import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
 import { toWebhookEndpointDto, type CreatedWebhookEndpointDto, type WebhookEndpointDto } from "./webhook-dto.ts";
 
 /** Endpoints a tenant may have (spec, Limits). */

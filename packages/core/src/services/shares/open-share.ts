@@ -1,7 +1,7 @@
 import { verifyPasscode } from "../../platform/crypto/passcode.ts";
 import type { CoreDeps } from "../../deps.ts";
 import { addPasscodeFailure, addShareAccess, lockShareForOpen } from "../../repositories/share-repository.ts";
-import { findUserById } from "../../repositories/user-repository.ts";
+import { findUserById } from "../../identity/user-repository.ts";
 import type { ShareSecretsRow } from "../../repositories/share-repository.ts";
 import { revokeShareRow, SHARE_FILE_CONTENT_TYPE, shareStatusOf, writeShareAccessed, type ShareRevokedReason } from "../shares.ts";
 

@@ -1,7 +1,5 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import { generateSecret, hashSecret } from "../platform/secrets.ts";
-import { insertAdminKey, listAdminKeys, revokeAdminKey } from "../repositories/admin-key-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { AppError, type DbClient, generateSecret, hashSecret } from "../platform/index.ts";
+import { insertAdminKey, listAdminKeys, revokeAdminKey } from "./admin-key-repository.ts";
 
 /** Creates an instance admin key (`svc_ak_…`), shown once. */
 export async function createAdminKey(db: DbClient, name: string): Promise<{ id: string; name: string; admin_key: string }> {

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 export function insertTenantWithKey(db: DbClient, input: { name: string; keyName: string; keyHash: string }) {
   return db.tenant.create({

@@ -1,9 +1,7 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import { hashSecret, secretKind } from "../platform/secrets.ts";
-import { findActiveAdminKey } from "../repositories/admin-key-repository.ts";
-import { findActiveTenantKey } from "../repositories/tenant-repository.ts";
-import { findUnexpiredToken } from "../repositories/user-token-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { AppError, type DbClient, hashSecret, secretKind } from "../platform/index.ts";
+import { findActiveAdminKey } from "./admin-key-repository.ts";
+import { findActiveTenantKey } from "./tenant-repository.ts";
+import { findUnexpiredToken } from "./user-token-repository.ts";
 
 export type TokenScope = "upload" | "connect" | "read";
 

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** The admin switch of one provider for one tenant; null when never set (the provider is on). */
 export async function findTenantProviderSwitch(db: DbClient, tenantId: string, provider: string): Promise<boolean | null> {

@@ -1,5 +1,5 @@
 import type { Database } from "@svc/db";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 import { RateLimiterPrisma, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /**

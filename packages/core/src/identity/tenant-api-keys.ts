@@ -1,8 +1,7 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../platform/errors/app-error.ts";
-import { generateSecret, hashSecret } from "../platform/secrets.ts";
-import { findActiveTenantById, lockForTransaction } from "../repositories/tenant-repository.ts";
-import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "../repositories/tenant-api-key-repository.ts";
+import { AppError, generateSecret, hashSecret } from "../platform/index.ts";
+import { findActiveTenantById, lockForTransaction } from "./tenant-repository.ts";
+import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "./tenant-api-key-repository.ts";
 
 // Rotation of a tenant's API keys from the command line: create a new key, move the tenant's
 // backend to it, revoke the old one. Revocation applies to the next request in every process

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 export function insertAdminKey(db: DbClient, input: { name: string; keyHash: string }) {
   return db.adminKey.create({ data: input, select: { id: true, name: true } });

@@ -1,6 +1,5 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { findTenantProviderSwitch, upsertTenantProviderSwitch } from "../repositories/tenant-provider-repository.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
+import { findTenantProviderSwitch, upsertTenantProviderSwitch } from "./tenant-provider-repository.ts";
 
 /** Whether an instance admin left `provider` on for the tenant (it is on unless switched off). */
 export async function providerOnForTenant(db: DbClient, tenantId: string, provider: string): Promise<boolean> {

@@ -1,5 +1,4 @@
-import type { CreatedAtCursor } from "../platform/cursor.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { CreatedAtCursor, DbClient } from "../platform/index.ts";
 
 const userFields = { id: true, tenantId: true, externalRef: true, status: true, createdAt: true } as const;
 
@@ -81,4 +80,23 @@ export function deleteUserRow(db: DbClient, id: string) {
 /** A user by id whatever its status (workers act on users of any tenant). */
 export function findUserById(db: DbClient, id: string): Promise<UserRow | null> {
   return db.user.findUnique({ where: { id }, select: userFields });
+}
+
+/** Locks the user's row until the transaction ends, so a deletion cannot start meanwhile; its status. */
+export async function lockUserForUpload(db: DbClient, userId: string): Promise<"active" | "deleting" | null> {
+  const rows = await db.$queryRaw<Array<{ status: "active" | "deleting" }>>`
+    SELECT status FROM users WHERE id = ${userId}::uuid FOR SHARE`;
+  return rows[0]?.status ?? null;
+}
+
+/**
+ * Locks the active user of the tenant until the transaction ends (a self report or an
+ * upload holding the row FOR SHARE finishes first, a second request waits); null otherwise.
+ */
+export async function lockActiveUserForErasure(db: DbClient, tenantId: string, userId: string) {
+  const rows = await db.$queryRaw<Array<{ id: string; external_ref: string | null }>>`
+    SELECT id, external_ref FROM users
+    WHERE id = ${userId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'active'
+    FOR NO KEY UPDATE`;
+  return rows[0] ?? null;
 }

@@ -1,6 +1,5 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import type { UserRow } from "../repositories/user-repository.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
+import type { UserRow } from "./user-repository.ts";
 import type { Principal, TokenScope } from "./auth.ts";
 import { requireActiveUser } from "./users.ts";
 

@@ -1,8 +1,7 @@
 import type { Database } from "@svc/db";
-import { generateSecret, hashSecret } from "../platform/secrets.ts";
-import { findTenantByName, insertTenantWithKey, lockForTransaction } from "../repositories/tenant-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { tenantNameWasDeleted } from "../repositories/tenant-deletion-job-repository.ts";
+import { type DbClient, generateSecret, hashSecret } from "../platform/index.ts";
+import { findTenantByName, insertTenantWithKey, lockForTransaction } from "./tenant-repository.ts";
+import { tenantNameWasDeleted } from "./tenant-deletion-job-repository.ts";
 
 const BOOTSTRAP_LOCK = 731_001;
 

@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { AppError } from "../platform/errors/app-error.ts";
-import { rateLimitCounter } from "../repositories/rate-limit-repository.ts";
+import { AppError } from "../platform/index.ts";
+import { rateLimitCounter } from "./rate-limit-repository.ts";
 import type { Principal, PrincipalKind } from "./auth.ts";
 
 /** SVC_RATE_LIMIT_*: calls per window of each kind of caller; 0 turns a limit off. */

@@ -1,11 +1,8 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { AppError, CreatedAtCursor, type DbClient, decodeCursor, isUniqueViolation, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { insertDeletionJob } from "../repositories/deletion-job-repository.ts";
-import { deleteIdempotencyRecordsOfUser } from "../repositories/idempotency-repository.ts";
-import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "../repositories/user-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { isUniqueViolation } from "../platform/db/prisma-errors.ts";
+import { insertDeletionJob } from "./deletion-job-repository.ts";
+import { deleteIdempotencyRecordsOfUser } from "./idempotency-repository.ts";
+import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "./user-repository.ts";
 
 export interface UserDto {
   id: string;

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "@svc/db";
-import { AppError } from "../platform/errors/app-error.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyRecord,
   deleteIdempotencyRecord,
   findIdempotencyRecord,
   type IdempotencyIdentity,
-} from "../repositories/idempotency-repository.ts";
+} from "./idempotency-repository.ts";
 
 export const IDEMPOTENCY_REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A first call still marked running after this long is taken to have died. */

@@ -1,6 +1,5 @@
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
-import { hasAuditEntrySince, insertAuditEntry, listAuditEntries, type AuditEntryRow, type AuditLog } from "../repositories/audit-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { CreatedAtCursor, type DbClient, decodeCursor, type Page, toPage } from "../platform/index.ts";
+import { hasAuditEntrySince, insertAuditEntry, listAuditEntries, type AuditEntryRow, type AuditLog } from "./audit-repository.ts";
 import type { Principal } from "./auth.ts";
 
 /**

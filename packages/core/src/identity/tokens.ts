@@ -1,7 +1,5 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import { generateSecret, hashSecret } from "../platform/secrets.ts";
-import { insertUserToken } from "../repositories/user-token-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { AppError, type DbClient, generateSecret, hashSecret } from "../platform/index.ts";
+import { insertUserToken } from "./user-token-repository.ts";
 import type { TokenScope } from "./auth.ts";
 import { requireActiveUser } from "./users.ts";
 
