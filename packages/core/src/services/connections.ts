@@ -26,7 +26,7 @@ import { lockActiveUserForErasure } from "../identity/user-repository.ts";
 import { findActiveUser, findUserById } from "../identity/user-repository.ts";
 import { connectionHealth, type ConnectionHealth } from "./connection-health.ts";
 import type { DeletionJobDto } from "../identity/deletion-jobs.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { requestProviderErasure } from "./provider-erasures.ts";
 import { cancelOpenSyncRuns, queueSyncRun } from "./sync-runs.ts";
 import { providerOnForTenant } from "../identity/tenant-providers.ts";

@@ -6,7 +6,7 @@ import type { DbClient } from "../platform/db/db-client.ts";
 import { lockActiveUserForErasure } from "../identity/user-repository.ts";
 import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "../repositories/source-consent-repository.ts";
 import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { revokeSharesOf } from "./shares.ts";
 import { requireActiveUser } from "../identity/users.ts";
 

@@ -1,6 +1,6 @@
 import type { DbClient } from "../platform/db/db-client.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import type { UserRow } from "../identity/user-repository.ts";
 import type { BundleChanges } from "./record-bundle.ts";
 

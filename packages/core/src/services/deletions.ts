@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
 import { findDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { eraseUser } from "./user-erasure.ts";
 
 /**

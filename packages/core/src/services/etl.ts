@@ -6,7 +6,7 @@ import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcess
 import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
 import { findUserById } from "../identity/user-repository.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { localDayRange } from "./local-days.ts";
 import { noChanges, writeParsedRecords, type ParsedRecords } from "./record-bundle.ts";
 

@@ -9,7 +9,7 @@ import { findOpenErasureJob } from "../identity/deletion-job-repository.ts";
 import { lockActiveUserForErasure } from "../identity/user-repository.ts";
 import { findUserById } from "../identity/user-repository.ts";
 import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
 import { revokeSharesOf } from "./shares.ts";

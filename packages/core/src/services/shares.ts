@@ -20,7 +20,7 @@ import {
   type ShareRow,
 } from "../repositories/share-repository.ts";
 import { findUserById, type UserRow } from "../identity/user-repository.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
 import { shlinkOf } from "./shares/share-link.ts";
 import { requireActiveUser } from "../identity/users.ts";

@@ -1,6 +1,6 @@
 import { toPage, type Page } from "../platform/cursor.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emitEvent } from "./events.ts";
+import { emitEvent } from "../events/outbox.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import { decodeAfterUuid } from "../record-cursors.ts";
 import type { DbClient } from "../platform/db/db-client.ts";

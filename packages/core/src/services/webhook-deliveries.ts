@@ -17,7 +17,7 @@ import {
 } from "../repositories/webhook-delivery-repository.ts";
 import { lockWebhookEndpoint } from "../repositories/webhook-endpoint-repository.ts";
 import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { eventBody } from "./events.ts";
+import { eventBody } from "../events/outbox.ts";
 import { toWebhookDeliveryDetailDto, toWebhookDeliveryDto, type WebhookDeliveryDetailDto, type WebhookDeliveryDto } from "./webhook-dto.ts";
 import { requireWebhookEndpoint } from "./webhook-endpoints.ts";
 

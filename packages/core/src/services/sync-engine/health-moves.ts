@@ -7,7 +7,7 @@ import {
 } from "../../repositories/connection-health-repository.ts";
 import type { DbClient } from "../../platform/db/db-client.ts";
 import { ACTION_OF_REASON, type ConnectionHealthReason } from "../connection-health.ts";
-import { emitEvent } from "../events.ts";
+import { emitEvent } from "../../events/outbox.ts";
 
 /**
  * The moves of a connection's health made by the sync engine, each with its events in the

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
-import { EVENT_CATALOG, type EventData, type EventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { insertFanOutDeliveries, insertOutboxEvent } from "../repositories/outbox-repository.ts";
+import { EVENT_CATALOG, type EventData, type EventType } from "./event-catalog.ts";
+import type { DbClient } from "../platform/index.ts";
+import { insertFanOutDeliveries, insertOutboxEvent } from "./outbox-repository.ts";
 
 /** The JSON body of an event as every endpoint receives it (Standard Webhooks payload). */
 export function eventBody(event: { id: string; type: string; timestamp: Date; data: unknown; test?: boolean }): string {

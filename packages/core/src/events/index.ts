@@ -1,0 +1,2 @@
+export * from "./event-catalog.ts";
+export * from "./outbox.ts";
