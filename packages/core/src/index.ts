@@ -3,30 +3,8 @@ export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./identity/index.ts";
 export * from "./services/deletions.ts";
 export * from "./services/tenant-deletions.ts";
-export * from "./services/source-orders.ts";
-export * from "./services/samples.ts";
-export * from "./services/sample-writer.ts";
-export * from "./services/sample-stats.ts";
-export * from "./catalog/index.ts";
-export * from "./services/coverage.ts";
+export * from "./records/index.ts";
 export * from "./services/processing-backlog.ts";
-export * from "./services/category-sample-writer.ts";
-export * from "./services/category-samples.ts";
-export * from "./services/sleep-writer.ts";
-export * from "./services/sleep-sessions.ts";
-export * from "./services/workout-writer.ts";
-export * from "./services/workouts.ts";
-export * from "./services/menstrual-cycles.ts";
-export * from "./services/nutrition-writer.ts";
-export * from "./services/nutrition.ts";
-export * from "./services/daily-summary-writer.ts";
-export * from "./services/daily-summaries.ts";
-export * from "./services/daily-totals.ts";
-export * from "./services/heartbeat-writer.ts";
-export * from "./services/rr-intervals.ts";
-export * from "./services/hrv-results.ts";
-export * from "./services/ecg-writer.ts";
-export * from "./services/ecg-recordings.ts";
 export * from "./services/record-bundle.ts";
 export * from "./services/uploads.ts";
 export * from "./services/upload-settings.ts";
@@ -34,7 +12,6 @@ export * from "./services/upload-heartbeat.ts";
 export * from "./services/upload-sweep.ts";
 export * from "./events/index.ts";
 export * from "./services/etl.ts";
-export * from "./services/time-tags.ts";
 export * from "./services/shares.ts";
 export {
   MAX_PASSCODE_FAILURES,
@@ -45,7 +22,6 @@ export {
   type ShareGone,
   type ShareOpening,
 } from "./services/shares/open-share.ts";
-export * from "./catalog/self-report-kinds.ts";
 export * from "./services/self-reports.ts";
 export * from "./webhooks/index.ts";
 export * from "./services/webhook-dto.ts";
@@ -67,7 +43,6 @@ export * from "./services/admin-providers.ts";
 export * from "./services/pipeline.ts";
 export * from "./services/admin-mirrors.ts";
 export * from "./services/admin-tenants.ts";
-export * from "./services/sample-types.ts";
 export * from "./services/first-run-setup.ts";
 export * from "./services/reseal-secrets.ts";
 export * from "./services/etl-sweep.ts";

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ucum from "@lhncbc/ucum-lhc";
 import { describe, expect, it, vi } from "vitest";
-import { CATEGORY_TYPES, findCategoryType } from "../src/catalog/category-types.ts";
-import { findQuantityType, QUANTITY_TYPES, type QuantityType } from "../src/catalog/quantity-types.ts";
-import { toStorageUnit } from "../src/catalog/units.ts";
+import { CATEGORY_TYPES, findCategoryType } from "../src/records/catalog/category-types.ts";
+import { findQuantityType, QUANTITY_TYPES, type QuantityType } from "../src/records/catalog/quantity-types.ts";
+import { toStorageUnit } from "../src/records/catalog/units.ts";
 
 // Public FHIR R4 examples, read where they lie; never copied into the repository.
 const FIXTURES = fixturesDir();

@@ -6,7 +6,7 @@ import {
   resolveStatsIntervals,
   type StatsInterval,
   type StatsIntervals,
-} from "../src/stats/intervals.ts";
+} from "../src/records/samples/intervals.ts";
 
 const HOUR_MS = 3_600_000;
 

@@ -262,6 +262,11 @@ describe("GET /v1/users/{id}/connections", () => {
     const user = await createUser(svc, key);
     expect((await svc.call(`/v1/users/${user}/connections`, { key })).body).toEqual({ data: [] });
     await connect(user);
+    // The backfill's pulls set the connection's health when they end (a success restores it):
+    // let them end before health is set by hand below, or one ending later undoes it.
+    const { id: connectionId } = (await connectionOf(user))!;
+    const openRuns = () => svc.db.syncRun.count({ where: { connectionId, status: { in: ["queued", "running", "retrying", "rate_limited"] } } });
+    await waitUntil(async () => (await openRuns()) === 0, 20_000, "the backfill's pulls");
     const answer = await svc.call(`/v1/users/${user}/connections`, { key });
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(answer.body)).toEqual(["data"]);

@@ -1,4 +1,4 @@
-import { QUANTITY_TYPES } from "../catalog/index.ts";
+import { QUANTITY_TYPES } from "../records/catalog/index.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import { LOINC, OBSERVATION_CATEGORY, type FhirSystems } from "./fhir-systems.ts";
 import { categoryOfQuantityType, HL7_OBSERVATION_CATEGORIES } from "./observation-categories.ts";

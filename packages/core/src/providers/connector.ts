@@ -1,5 +1,5 @@
-import type { MetricGroup } from "../catalog/quantity-types.ts";
-import type { ParsedRecords } from "../services/record-bundle.ts";
+import type { MetricGroup } from "../records/catalog/quantity-types.ts";
+import type { ParsedRecords } from "../records/parsed-records.ts";
 
 /**
  * The contract between the sync engine (core) and one OAuth or push provider's connector

@@ -1,4 +1,4 @@
-import type { MetricGroup } from "../catalog/quantity-types.ts";
+import type { MetricGroup } from "../records/catalog/quantity-types.ts";
 import type { Connector, PayloadParser } from "./connector.ts";
 
 /** How a provider's data reaches svc: OAuth pulls, pushes from the provider, or uploads from a device or app. */

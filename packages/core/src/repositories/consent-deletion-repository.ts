@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import { DAILY_SUMMARY_FIGURES, type DailySummaryFigure } from "../catalog/data-categories.ts";
+import { DAILY_SUMMARY_FIGURES, type DailySummaryFigure } from "../records/catalog/data-categories.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 
 /** What a consent revocation deletes of one user's data from one provider. */

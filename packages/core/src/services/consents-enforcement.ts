@@ -4,11 +4,11 @@ import {
   DAILY_SUMMARY_FIGURE_CATEGORIES,
   dailyFiguresOf,
   RECORD_KIND_CATEGORIES,
-} from "../catalog/data-categories.ts";
+} from "../records/catalog/data-categories.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { holdRecordWriterLock, listRevokedCategories } from "../repositories/source-consent-repository.ts";
-import type { DailySummaryRecord } from "./daily-summary-writer.ts";
-import type { ParsedRecords } from "./record-bundle.ts";
+import type { DailySummaryRecord } from "../records/daily/daily-summary-writer.ts";
+import type { ParsedRecords } from "../records/parsed-records.ts";
 
 const DAILY_FIGURES = Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as Array<keyof typeof DAILY_SUMMARY_FIGURE_CATEGORIES>;
 const hasFigure = (summary: DailySummaryRecord) => DAILY_FIGURES.some((field) => summary[field] !== null && summary[field] !== undefined);

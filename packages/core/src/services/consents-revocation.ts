@@ -1,11 +1,11 @@
 import type { Database } from "@svc/db";
-import { categoryTypesOf, dailyFiguresOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../catalog/data-categories.ts";
+import { categoryTypesOf, dailyFiguresOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../records/catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
 import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "../repositories/consent-deletion-repository.ts";
 import { findConsentDeletionJob } from "../identity/deletion-job-repository.ts";
 import { setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
 import { waitForRecordWriters } from "../repositories/source-consent-repository.ts";
-import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "./menstrual-cycles.ts";
+import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
 import { revokeSharesOf } from "./shares.ts";
 
 /**

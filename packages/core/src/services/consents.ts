@@ -1,4 +1,4 @@
-import { DATA_CATEGORIES, isDataCategory, sortCategories, type DataCategory } from "../catalog/data-categories.ts";
+import { DATA_CATEGORIES, isDataCategory, sortCategories, type DataCategory } from "../records/catalog/data-categories.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import { insertConsentDeletionJob, listConsentDeletionJobs } from "../identity/deletion-job-repository.ts";

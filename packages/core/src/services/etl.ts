@@ -3,12 +3,13 @@ import { rawObjectSource, type RawObjectSource } from "../platform/raw-store/raw
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
-import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
+import { insertRejectedRecords } from "../records/rejected-record-repository.ts";
 import { findUserById } from "../identity/user-repository.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { emitEvent } from "../events/outbox.ts";
 import { localDayRange } from "./local-days.ts";
-import { noChanges, writeParsedRecords, type ParsedRecords } from "./record-bundle.ts";
+import { noChanges, writeParsedRecords } from "./record-bundle.ts";
+import { type ParsedRecords } from "../records/parsed-records.ts";
 
 /**
  * Turns a raw object's bytes into batches of records; throws an AppError bad_request for a

@@ -1,4 +1,4 @@
-import type { ParsedRecords } from "./record-bundle.ts";
+import type { ParsedRecords } from "../records/parsed-records.ts";
 import { localDate } from "../platform/time-zones.ts";
 import { isStorableTime } from "./storable-values.ts";
 

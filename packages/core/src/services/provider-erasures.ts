@@ -10,7 +10,7 @@ import { lockActiveUserForErasure } from "../identity/user-repository.ts";
 import { findUserById } from "../identity/user-repository.ts";
 import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
 import { emitEvent } from "../events/outbox.ts";
-import { recomputeMenstrualCycles } from "./menstrual-cycles.ts";
+import { recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
 import { revokeSharesOf } from "./shares.ts";
 import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";

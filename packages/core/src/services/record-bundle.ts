@@ -1,55 +1,18 @@
 import type { DbClient } from "../platform/db/db-client.ts";
-import { insertRejectedRecords } from "../repositories/rejected-record-repository.ts";
-import { writeCategorySamples, type CategorySampleRecord } from "./category-sample-writer.ts";
+import { insertRejectedRecords } from "../records/rejected-record-repository.ts";
+import { writeCategorySamples } from "../records/category-samples/category-sample-writer.ts";
 import { dropRevokedRecords } from "./consents-enforcement.ts";
-import { writeDailySummaries, type DailySummaryRecord } from "./daily-summary-writer.ts";
-import { writeEcgRecordings, type EcgRecordingRecord } from "./ecg-writer.ts";
-import { writeHeartbeatSeries, type HeartbeatSeriesRecord } from "./heartbeat-writer.ts";
-import { applyProviderDeletions } from "./provider-deletions.ts";
-import { writeNutritionLogs, type NutritionLogRecord } from "./nutrition-writer.ts";
-import { writeQuantitySamples, type QuantitySampleRecord, type RecordBatch, type WriteSummary } from "./sample-writer.ts";
-import { writeSleepSessions, type SleepSessionRecord } from "./sleep-writer.ts";
+import { writeDailySummaries } from "../records/daily/daily-summary-writer.ts";
+import { writeEcgRecordings } from "../records/ecg/ecg-writer.ts";
+import { writeHeartbeatSeries } from "../records/heartbeats/heartbeat-writer.ts";
+import { applyProviderDeletions } from "../records/provider-deletions.ts";
+import { writeNutritionLogs } from "../records/nutrition/nutrition-writer.ts";
+import { writeQuantitySamples } from "../records/samples/sample-writer.ts";
+import { type RecordBatch, type WriteSummary } from "../records/record-batches.ts";
+import { writeSleepSessions } from "../records/sleep/sleep-writer.ts";
+import type { ParsedRecords } from "../records/parsed-records.ts";
 import { storableValues } from "./storable-values.ts";
-import { writeWorkouts, type WorkoutRecord } from "./workout-writer.ts";
-
-/**
- * What a parser of an uploaded or pulled format produces from (a part of) one raw object:
- * records in the shapes the writers take, and what it could not understand.
- */
-export interface ParsedRecords {
-  quantitySamples: QuantitySampleRecord[];
-  categorySamples: CategorySampleRecord[];
-  sleepSessions: SleepSessionRecord[];
-  workouts: WorkoutRecord[];
-  nutritionLogs: NutritionLogRecord[];
-  dailySummaries: DailySummaryRecord[];
-  heartbeatSeries: HeartbeatSeriesRecord[];
-  ecgRecordings: EcgRecordingRecord[];
-  /** Items not understood: where (line, index) and why, never quoting a value. */
-  rejected: ParseRejection[];
-  /** The provider's ids of records it reported deleted (HealthKit deleted objects, Health Connect deletions). */
-  deletedExternalIds?: string[];
-}
-
-export interface ParseRejection {
-  recordKind: string;
-  locator: string;
-  reason: string;
-}
-
-export function emptyParsedRecords(): ParsedRecords {
-  return {
-    quantitySamples: [],
-    categorySamples: [],
-    sleepSessions: [],
-    workouts: [],
-    nutritionLogs: [],
-    dailySummaries: [],
-    heartbeatSeries: [],
-    ecgRecordings: [],
-    rejected: [],
-  };
-}
+import { writeWorkouts } from "../records/workouts/workout-writer.ts";
 
 /** The tables a bundle writes to, as named in data.written's `records`. */
 export type WrittenTable =

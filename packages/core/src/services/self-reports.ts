@@ -6,8 +6,8 @@ import {
   SELF_REPORT_KINDS,
   selfReportType,
   type SelfReportKindName,
-} from "../catalog/self-report-kinds.ts";
-import { categoryOfRecordKind } from "../catalog/data-categories.ts";
+} from "../records/catalog/self-report-kinds.ts";
+import { categoryOfRecordKind } from "../records/catalog/data-categories.ts";
 import { AppError } from "../platform/errors/app-error.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { erasureRunning } from "../identity/deletion-job-repository.ts";
@@ -18,8 +18,9 @@ import type { UserRow } from "../identity/user-repository.ts";
 import { isTimeZone } from "../platform/time-zones.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
-import { emptyParsedRecords, noChanges, writeParsedRecords } from "./record-bundle.ts";
-import { recordIdentity, type QuantitySampleRecord } from "./sample-writer.ts";
+import { noChanges, writeParsedRecords } from "./record-bundle.ts";
+import { emptyParsedRecords } from "../records/parsed-records.ts";
+import { recordIdentity, type QuantitySampleRecord } from "../records/samples/sample-writer.ts";
 import { requireProviderOnForTenant } from "../identity/tenant-providers.ts";
 
 /** The provider (and source) of what a person reports about themselves. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sortCategories, type DataCategory } from "../catalog/data-categories.ts";
+import { sortCategories, type DataCategory } from "../records/catalog/data-categories.ts";
 import { JWE_KEY_BYTES, encryptJwe } from "../platform/crypto/jwe.ts";
 import { hashPasscode } from "../platform/crypto/passcode.ts";
 import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";

@@ -1,6 +1,6 @@
 // HealthKit identifiers and enumerations -> svc catalog names and values, as data.
-// Quantity types: packages/core/src/catalog/quantity-types.ts; category types:
-// packages/core/src/catalog/category-types.ts. Units are passed through as HealthKit spells
+// Quantity types: packages/core/src/records/catalog/quantity-types.ts; category types:
+// packages/core/src/records/catalog/category-types.ts. Units are passed through as HealthKit spells
 // them (the writer converts with toStorageUnit), except HealthKit's percent, see FRACTION_TYPES.
 
 /** HKQuantityTypeIdentifier… (without the prefix) -> catalog quantity type. */

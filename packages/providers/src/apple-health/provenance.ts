@@ -57,7 +57,7 @@ export function parseHkDeviceDescription(description: string | undefined): HkDev
   return device.name || device.manufacturer || device.model || device.hardware ? device : null;
 }
 
-// Vendor slugs of the merged view's built-in orders (packages/core/src/merge/builtin-orders.ts).
+// Vendor slugs of the merged view's built-in orders (packages/core/src/records/merge/builtin-orders.ts).
 const KNOWN_VENDORS = new Set([
   "apple", "garmin", "polar", "coros", "suunto", "fitbit", "google", "samsung", "whoop", "oura", "withings",
   "xiaomi", "huawei", "wahoo", "strava",

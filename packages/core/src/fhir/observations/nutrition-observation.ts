@@ -1,6 +1,6 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
-import { ucumCodeOf } from "../../catalog/index.ts";
-import type { NutritionLogDto } from "../../services/nutrition.ts";
+import { ucumCodeOf } from "../../records/catalog/index.ts";
+import type { NutritionLogDto } from "../../records/nutrition/nutrition.ts";
 import { codeOrNull, effectiveOf, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
 
 /**

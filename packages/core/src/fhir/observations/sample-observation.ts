@@ -1,6 +1,6 @@
 import type { Observation } from "fhir/r4.js";
-import { findQuantityType } from "../../catalog/index.ts";
-import type { QuantitySampleDto } from "../../services/samples.ts";
+import { findQuantityType } from "../../records/catalog/index.ts";
+import type { QuantitySampleDto } from "../../records/samples/samples.ts";
 import { categoryOfQuantityType, profilesOfQuantityType } from "../observation-categories.ts";
 import { effectiveOf, observationBase, quantityOf, quantityTypeCodings, type ObservationContext } from "./observation-parts.ts";
 

@@ -5,17 +5,17 @@ import { ecgObservation } from "../../fhir/observations/ecg-observation.ts";
 import { nutritionObservation } from "../../fhir/observations/nutrition-observation.ts";
 import { sleepObservation } from "../../fhir/observations/sleep-observation.ts";
 import { workoutObservation } from "../../fhir/observations/workout-observation.ts";
-import type { DailySummaryRow } from "../../repositories/daily-summary-repository.ts";
-import { listEcgRecordings } from "../../repositories/ecg-repository.ts";
-import { listNutritionLogs } from "../../repositories/nutrition-log-repository.ts";
-import { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "../../repositories/sleep-session-repository.ts";
-import { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "../../repositories/workout-repository.ts";
-import { readDailyPage, toDailyDto } from "../daily-summaries.ts";
-import { toEcgDto } from "../ecg-recordings.ts";
-import { toNutritionDto } from "../nutrition.ts";
-import { SLEEP_METRIC, toSessionDto } from "../sleep-sessions.ts";
-import { rankedStreamsOf } from "../source-orders.ts";
-import { toWorkoutDto, WORKOUT_METRIC } from "../workouts.ts";
+import type { DailySummaryRow } from "../../records/daily/daily-summary-repository.ts";
+import { selectEcgRecordings } from "../../records/ecg/ecg-repository.ts";
+import { selectNutritionLogs } from "../../records/nutrition/nutrition-log-repository.ts";
+import { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "../../records/sleep/sleep-session-repository.ts";
+import { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "../../records/workouts/workout-repository.ts";
+import { readDailyPage, toDailyDto } from "../../records/daily/daily-summaries.ts";
+import { toEcgDto } from "../../records/ecg/ecg-recordings.ts";
+import { toNutritionDto } from "../../records/nutrition/nutrition.ts";
+import { SLEEP_METRIC, toSessionDto } from "../../records/sleep/sleep-sessions.ts";
+import { rankedStreamsOf } from "../../records/merge/source-orders.ts";
+import { toWorkoutDto, WORKOUT_METRIC } from "../../records/workouts/workouts.ts";
 import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** A FHIR page holds at most this many ECG recordings (their voltages are large). */
@@ -78,7 +78,7 @@ export async function dailySlice(q: SliceQuery): Promise<SourceSlice> {
 /** ECG recordings: at most ECG_RECORDINGS_PER_PAGE a page; their voltages are loaded for the page only. */
 export async function ecgSlice(q: SliceQuery): Promise<SourceSlice> {
   const limit = Math.min(q.limit, ECG_RECORDINGS_PER_PAGE);
-  const rows = await listEcgRecordings(q.db, pageQuery(q, "ecg_recording", limit));
+  const rows = await selectEcgRecordings(q.db, pageQuery(q, "ecg_recording", limit));
   const positionOf = (row: (typeof rows)[number]) => at("ecg_recording", row.start_date, row.id);
   return sliceOf(
     rows,
@@ -90,7 +90,7 @@ export async function ecgSlice(q: SliceQuery): Promise<SourceSlice> {
 
 /** Nutrition logs have no merged view: every provider's are listed. */
 export async function nutritionSlice(q: SliceQuery): Promise<SourceSlice> {
-  const rows = await listNutritionLogs(q.db, pageQuery(q, "nutrition_log"));
+  const rows = await selectNutritionLogs(q.db, pageQuery(q, "nutrition_log"));
   const positionOf = (row: (typeof rows)[number]) => at("nutrition_log", row.start_date, row.id);
   return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => nutritionObservation(q.ctx, toNutritionDto(row)) }), positionOf);
 }

@@ -3,8 +3,8 @@ import { BLOOD_PRESSURE_TYPES } from "../../fhir/observation-kinds.ts";
 import type { PanelHolds } from "../../fhir/observation-filter.ts";
 import { bloodPressureObservation, type BloodPressurePanel } from "../../fhir/observations/blood-pressure-observation.ts";
 import { sampleObservation } from "../../fhir/observations/sample-observation.ts";
-import { listSampleStartTimes, type QuantitySampleRow } from "../../repositories/quantity-sample-repository.ts";
-import { readSamplePage, toSampleDto, type QuantitySampleDto } from "../samples.ts";
+import { listSampleStartTimes, type QuantitySampleRow } from "../../records/samples/quantity-sample-repository.ts";
+import { readSamplePage, toSampleDto, type QuantitySampleDto } from "../../records/samples/samples.ts";
 import { sliceOf, type ObservationEntry, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** Quantity samples of one type listed alone (`qs-{id}`). */

@@ -1,11 +1,11 @@
 import { Temporal } from "temporal-polyfill";
-import { findQuantityType } from "../../catalog/index.ts";
+import { findQuantityType } from "../../records/catalog/index.ts";
 import type { DayAggregate } from "../../fhir/observations/day-aggregate-observation.ts";
 import type { DbClient } from "../../platform/db/db-client.ts";
-import { MATCH_WINDOW_SECONDS } from "../../merge/match-kinds.ts";
-import { mergedSampleBucketAggregates } from "../../repositories/quantity-sample-repository.ts";
-import { resolveStatsIntervals } from "../../stats/intervals.ts";
-import { matchKindOfType, rankedSampleStreams } from "../samples.ts";
+import { MATCH_WINDOW_SECONDS } from "../../records/merge/match-kinds.ts";
+import { mergedSampleBucketAggregates } from "../../records/samples/quantity-sample-repository.ts";
+import { resolveStatsIntervals } from "../../records/samples/intervals.ts";
+import { matchKindOfType, rankedSampleStreams } from "../../records/samples/samples.ts";
 
 /**
  * The quantity types a share holds as daily aggregates (unless it asks for full detail):

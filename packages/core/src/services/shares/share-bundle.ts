@@ -8,10 +8,10 @@ import {
   categoryOfQuantityType,
   categoryOfRecordKind,
   DAILY_SUMMARY_FIGURE_CATEGORIES,
-} from "../../catalog/data-categories.ts";
+} from "../../records/catalog/data-categories.ts";
 import { AppError } from "../../platform/errors/app-error.ts";
 import type { DbClient } from "../../platform/db/db-client.ts";
-import { listSampleTypeSpans } from "../../repositories/sample-stream-repository.ts";
+import { listSampleTypeSpans } from "../../records/samples/sample-stream-repository.ts";
 import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
 import { searchObservations, type ObservationSearchSettings } from "../fhir-observations/search-observations.ts";
 import { dayAggregatesOf, instantInZone, isAggregatedType } from "./share-aggregates.ts";

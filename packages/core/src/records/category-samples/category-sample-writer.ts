@@ -1,0 +1,103 @@
+import { findCategoryType } from "../catalog/index.ts";
+import { analyzeAfterBulkWrite, type DbClient } from "../../platform/index.ts";
+import { upsertCategorySamples, type CategorySampleWrite } from "./category-sample-repository.ts";
+import { insertRejectedRecords } from "../rejected-record-repository.ts";
+import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "../menstrual-cycles/menstrual-cycles.ts";
+import { partitionRecords, writeSummary } from "../record-batches.ts";
+import { identityOf, normalizeProvenance } from "../record-fields.ts";
+import { utcDays } from "../samples/sample-writer.ts";
+import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+
+/** A category sample as a parser produces it: a value from a fixed set (or free text outside the catalog). */
+export interface CategorySampleRecord {
+  /** snake_case; a catalog type (`menstrual_flow`, `headache`) or a provider's own. */
+  type: string;
+  /** A value the catalog allows for the type (snake_case, e.g. `heavy`); any text of 1 to 64 characters outside the catalog. */
+  value: string;
+  start_date: Date;
+  /** Missing means an instant (end = start). */
+  end_date?: Date | undefined;
+  source?: string | null | undefined;
+  device?: string | null | undefined;
+  on_body?: boolean | undefined;
+  source_name?: string | null | undefined;
+  source_bundle_id?: string | null | undefined;
+  device_model?: string | null | undefined;
+  external_id?: string | null | undefined;
+  was_user_entered?: boolean | undefined;
+  /** IANA zone or ±hh:mm offset where it was recorded (kept as metadata.timezone). */
+  timezone?: string | null | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  locator?: string | undefined;
+}
+
+const TYPE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const MAX_FREE_VALUE = 64;
+const CHUNK = 5000;
+
+/**
+ * Stores category samples idempotently (identity as for quantity samples: the provider's id,
+ * else times, device and source name; a changed value updates), records what it cannot
+ * store as rejected records (never quoting a value), and recomputes the user's menstrual
+ * cycles when menstrual flow changed. Call inside the caller's transaction.
+ */
+export async function writeCategorySamples(
+  db: DbClient,
+  batch: RecordBatch,
+  records: readonly CategorySampleRecord[],
+): Promise<WriteSummary> {
+  const partitioned = partitionRecords(
+    records,
+    "category_sample",
+    (record) => normalizeCategorySample(record, batch.provider),
+    (sample) => `${sample.type}\u0000${sample.dedupeKey}`,
+  );
+  const samples = [...partitioned.byIdentity.values()];
+  const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
+  for (let i = 0; i < samples.length; i += CHUNK) {
+    const result = await upsertCategorySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
+    changed.inserted += result.inserted;
+    changed.updated += result.updated;
+    for (const row of result.changed) {
+      changed.types.add(row.type);
+      for (const day of utcDays(row.start_date, row.end_date)) changed.days.add(day);
+    }
+  }
+  await insertRejectedRecords(db, batch, partitioned.rejected);
+  await analyzeAfterBulkWrite(db, "category_samples", changed.inserted);
+  if (changed.types.has(MENSTRUAL_FLOW)) await recomputeMenstrualCycles(db, batch.userId);
+  return writeSummary(partitioned, changed);
+}
+
+function normalizeCategorySample(record: CategorySampleRecord, provider: string): CategorySampleWrite | { reason: string } {
+  if (typeof record.type !== "string" || !TYPE_NAME.test(record.type)) {
+    return { reason: "type is not a snake_case name of at most 64 characters" };
+  }
+  const start = record.start_date;
+  const end = record.end_date ?? start;
+  if (!(start instanceof Date) || !(end instanceof Date) || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) {
+    return { reason: `${record.type}: start or end is not a valid time` };
+  }
+  if (end < start) return { reason: `${record.type}: end_date is before start_date` };
+  const catalogType = findCategoryType(record.type);
+  if (typeof record.value !== "string") return { reason: `${record.type}: value is not a string` };
+  if (catalogType?.values) {
+    if (!catalogType.values.includes(record.value)) {
+      return { reason: `${record.type}: value is not one of ${catalogType.values.join(", ")}` };
+    }
+  } else if (record.value.length === 0 || record.value.length > MAX_FREE_VALUE) {
+    return { reason: `${record.type}: value must be 1 to ${MAX_FREE_VALUE} characters` };
+  }
+  const provenance = normalizeProvenance(record, provider);
+  return {
+    type: record.type,
+    value: record.value,
+    startDate: start,
+    endDate: end,
+    sourceBundleId: record.source_bundle_id ?? null,
+    deviceModel: record.device_model ?? null,
+    wasUserEntered: record.was_user_entered ?? false,
+    ...provenance,
+    dedupeKey: identityOf(provenance, start, end),
+  };
+}

@@ -1,0 +1,43 @@
+import { Prisma } from "@svc/db";
+import type { DbClient } from "../platform/index.ts";
+
+/** The record kinds coverage counts, each with its table and the time that places it on a day. */
+export const COVERED_KINDS = {
+  quantity_samples: { table: "quantity_samples", time: "start_date" },
+  category_samples: { table: "category_samples", time: "start_date" },
+  sleep_sessions: { table: "sleep_sessions", time: "bedtime_start" },
+  workouts: { table: "workouts", time: "start_date" },
+  nutrition_logs: { table: "nutrition_logs", time: "start_date" },
+  heartbeat_series: { table: "heartbeat_series", time: "start_date" },
+  ecg_recordings: { table: "ecg_recordings", time: "start_date" },
+} as const;
+
+export type CoveredKind = keyof typeof COVERED_KINDS | "daily_summaries";
+
+export interface CoverageRow {
+  kind: CoveredKind;
+  provider: string;
+  day: string;
+  count: number;
+}
+
+/** Records of a user per kind, provider and UTC day in [start, end); daily summaries svc derived are not the provider's records. */
+export function countRecordsPerDay(
+  db: DbClient,
+  q: { userId: string; start: Date; end: Date; provider?: string | undefined },
+): Promise<CoverageRow[]> {
+  const provider = q.provider === undefined ? Prisma.empty : Prisma.sql` AND provider = ${q.provider}`;
+  const timed = Object.entries(COVERED_KINDS).map(
+    ([kind, { table, time }]) => Prisma.sql`
+      SELECT ${kind} AS kind, provider, to_char(${Prisma.raw(time)} AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
+      FROM ${Prisma.raw(table)}
+      WHERE user_id = ${q.userId}::uuid AND ${Prisma.raw(time)} >= ${q.start} AND ${Prisma.raw(time)} < ${q.end}${provider}
+      GROUP BY 2, 3`,
+  );
+  const daily = Prisma.sql`
+    SELECT 'daily_summaries' AS kind, provider, to_char(date, 'YYYY-MM-DD') AS day, count(*)::int AS count
+    FROM daily_summaries
+    WHERE user_id = ${q.userId}::uuid AND NOT derived AND date >= ${q.start}::date AND date < ${q.end}::date${provider}
+    GROUP BY 2, 3`;
+  return db.$queryRaw<CoverageRow[]>`${Prisma.join([...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
+}

@@ -1,0 +1,186 @@
+import { Prisma } from "@svc/db";
+import type { DbClient } from "../../platform/index.ts";
+import { notTombstoned } from "../tombstone-repository.ts";
+import type { AfterTimeBigint, AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+
+/** A normalized heartbeat series ready to store (its intervals are stored separately). */
+export interface HeartbeatSeriesWrite {
+  startDate: Date;
+  endDate: Date;
+  beatCount: number;
+  sourceName: string | null;
+  externalId: string | null;
+  metadata: Record<string, unknown>;
+  source: string | null;
+  sourceKey: string;
+  device: string | null;
+  onBody: boolean;
+  dedupeKey: string;
+}
+
+export interface RrIntervalWrite {
+  timestamp: Date;
+  intervalMs: number;
+  precededByGap: boolean;
+}
+
+export interface HrvResultWrite {
+  firstBeatAt: Date;
+  lastBeatAt: Date;
+  beatCount: number;
+  rmssdMs: number | null;
+  sdnnMs: number | null;
+  pnn50: number | null;
+  meanRrMs: number | null;
+  meanHeartRate: number | null;
+}
+
+/**
+ * Upserts series by (user, provider, dedupe key), writing only changed ones; a series the
+ * provider deleted (tombstone) is not stored again. Returns the id of every stored series
+ * of the batch with whether it was inserted or updated. The batch must hold each dedupe key once.
+ */
+export function upsertHeartbeatSeries(
+  db: DbClient,
+  batch: { userId: string; provider: string; rawObjectId: string | null },
+  series: readonly HeartbeatSeriesWrite[],
+): Promise<Array<{ id: string; dedupe_key: string; inserted: boolean; changed: boolean }>> {
+  if (series.length === 0) return Promise.resolve([]);
+  const column = <K extends keyof HeartbeatSeriesWrite>(key: K) => series.map((s) => s[key]);
+  return db.$queryRaw`
+    WITH n AS (
+      SELECT * FROM unnest(${column("startDate")}::timestamptz[], ${column("endDate")}::timestamptz[],
+        ${column("beatCount")}::int[], ${column("sourceName")}::text[], ${column("externalId")}::text[],
+        ${series.map((s) => JSON.stringify(s.metadata))}::jsonb[], ${column("source")}::text[], ${column("sourceKey")}::text[],
+        ${column("device")}::text[], ${column("onBody")}::boolean[], ${column("dedupeKey")}::text[])
+        AS n(start_date, end_date, beat_count, source_name, external_id, metadata, source, source_key, device, on_body, dedupe_key)
+    ), written AS (
+      INSERT INTO heartbeat_series AS q (id, user_id, provider, raw_object_id, start_date, end_date, beat_count, source_name,
+        external_id, metadata, source, source_key, device, on_body, dedupe_key)
+      SELECT gen_random_uuid(), ${batch.userId}::uuid, ${batch.provider}, ${batch.rawObjectId}::uuid, n.* FROM n
+      WHERE ${notTombstoned(batch, "heartbeat_series")}
+      ON CONFLICT (user_id, provider, dedupe_key) DO UPDATE SET
+        start_date = excluded.start_date, end_date = excluded.end_date, beat_count = excluded.beat_count,
+        source_name = excluded.source_name, external_id = excluded.external_id, metadata = excluded.metadata,
+        source = excluded.source, source_key = excluded.source_key, device = excluded.device, on_body = excluded.on_body,
+        raw_object_id = excluded.raw_object_id, ingested_at = now()
+      WHERE (q.start_date, q.end_date, q.beat_count, q.source_name, q.external_id, q.metadata, q.source, q.device, q.on_body)
+        IS DISTINCT FROM (excluded.start_date, excluded.end_date, excluded.beat_count, excluded.source_name,
+          excluded.external_id, excluded.metadata, excluded.source, excluded.device, excluded.on_body)
+      RETURNING q.id, q.dedupe_key, (xmax = 0) AS inserted
+    )
+    SELECT id, dedupe_key, inserted, true AS changed FROM written
+    UNION ALL
+    SELECT h.id, h.dedupe_key, false, false FROM heartbeat_series h JOIN n ON n.dedupe_key = h.dedupe_key
+    WHERE h.user_id = ${batch.userId}::uuid AND h.provider = ${batch.provider}
+      AND NOT EXISTS (SELECT 1 FROM written w WHERE w.dedupe_key = h.dedupe_key)`;
+}
+
+/** Marks a series as updated now (when only its intervals changed). */
+export async function touchHeartbeatSeries(db: DbClient, seriesId: string): Promise<void> {
+  await db.$executeRaw`UPDATE heartbeat_series SET ingested_at = now() WHERE id = ${seriesId}::uuid`;
+}
+
+/** Replaces a series' intervals when they differ from the stored ones; returns whether they did. */
+export async function replaceRrIntervals(db: DbClient, seriesId: string, userId: string, intervals: readonly RrIntervalWrite[]): Promise<boolean> {
+  const timestamps = intervals.map((i) => i.timestamp);
+  const values = intervals.map((i) => i.intervalMs);
+  const gaps = intervals.map((i) => i.precededByGap);
+  const [diff] = await db.$queryRaw<Array<{ differs: boolean }>>`
+    WITH n AS (
+      SELECT * FROM unnest(${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[]) AS n(timestamp, interval_ms, preceded_by_gap)
+    ), stored AS (
+      SELECT timestamp, interval_ms, preceded_by_gap FROM rr_intervals WHERE series_id = ${seriesId}::uuid
+    )
+    SELECT EXISTS (SELECT * FROM n EXCEPT SELECT * FROM stored) OR EXISTS (SELECT * FROM stored EXCEPT SELECT * FROM n) AS differs`;
+  if (!diff?.differs) return false;
+  await db.$executeRaw`DELETE FROM rr_intervals WHERE series_id = ${seriesId}::uuid`;
+  await db.$executeRaw`
+    INSERT INTO rr_intervals (series_id, user_id, timestamp, interval_ms, preceded_by_gap)
+    SELECT ${seriesId}::uuid, ${userId}::uuid, n.*
+    FROM unnest(${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[]) AS n(timestamp, interval_ms, preceded_by_gap)
+    ORDER BY n.timestamp`;
+  return true;
+}
+
+/** Stores a series' HRV figures; writes (and stamps computed_at) only when they changed. */
+export async function upsertHrvResult(db: DbClient, seriesId: string, userId: string, hrv: HrvResultWrite): Promise<boolean> {
+  const written = await db.$executeRaw`
+    INSERT INTO hrv_results AS h (series_id, user_id, first_beat_at, last_beat_at, beat_count, rmssd_ms, sdnn_ms, pnn50,
+      mean_rr_ms, mean_heart_rate)
+    VALUES (${seriesId}::uuid, ${userId}::uuid, ${hrv.firstBeatAt}, ${hrv.lastBeatAt}, ${hrv.beatCount}, ${hrv.rmssdMs}::float8,
+      ${hrv.sdnnMs}::float8, ${hrv.pnn50}::float8, ${hrv.meanRrMs}::float8, ${hrv.meanHeartRate}::float8)
+    ON CONFLICT (series_id) DO UPDATE SET
+      first_beat_at = excluded.first_beat_at, last_beat_at = excluded.last_beat_at, beat_count = excluded.beat_count,
+      rmssd_ms = excluded.rmssd_ms, sdnn_ms = excluded.sdnn_ms, pnn50 = excluded.pnn50, mean_rr_ms = excluded.mean_rr_ms,
+      mean_heart_rate = excluded.mean_heart_rate, computed_at = now()
+    WHERE (h.first_beat_at, h.last_beat_at, h.beat_count, h.rmssd_ms, h.sdnn_ms, h.pnn50, h.mean_rr_ms, h.mean_heart_rate)
+      IS DISTINCT FROM (excluded.first_beat_at, excluded.last_beat_at, excluded.beat_count, excluded.rmssd_ms,
+        excluded.sdnn_ms, excluded.pnn50, excluded.mean_rr_ms, excluded.mean_heart_rate)`;
+  return written > 0;
+}
+
+const SERIES_PROVENANCE = Prisma.sql`h.provider, h.source, h.device, h.ingested_at`;
+
+export interface RrIntervalRow {
+  id: bigint;
+  series_id: string;
+  timestamp: Date;
+  interval_ms: number;
+  preceded_by_gap: boolean;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: Date;
+}
+
+export interface HeartbeatPageQuery<After> extends TimePageQuery<After> {
+  seriesId?: string | undefined;
+}
+
+/** One page of a user's RR intervals by (timestamp, id); one row more than `limit`. */
+export function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeBigint>): Promise<RrIntervalRow[]> {
+  const parts = [Prisma.sql`r.user_id = ${q.userId}::uuid`];
+  if (q.seriesId) parts.push(Prisma.sql`r.series_id = ${q.seriesId}::uuid`);
+  if (q.start) parts.push(Prisma.sql`r.timestamp >= ${q.start}`);
+  if (q.end) parts.push(Prisma.sql`r.timestamp < ${q.end}`);
+  if (q.after) parts.push(Prisma.sql`(r.timestamp, r.id) > (${q.after.t}, ${q.after.id})`);
+  return db.$queryRaw<RrIntervalRow[]>`
+    SELECT r.id, r.series_id, r.timestamp, r.interval_ms, r.preceded_by_gap, ${SERIES_PROVENANCE}
+    FROM rr_intervals r JOIN heartbeat_series h ON h.id = r.series_id
+    WHERE ${Prisma.join(parts, " AND ")}
+    ORDER BY r.timestamp, r.id
+    LIMIT ${q.limit + 1}`;
+}
+
+export interface HrvResultRow {
+  series_id: string;
+  first_beat_at: Date;
+  last_beat_at: Date;
+  beat_count: number;
+  rmssd_ms: number | null;
+  sdnn_ms: number | null;
+  pnn50: number | null;
+  mean_rr_ms: number | null;
+  mean_heart_rate: number | null;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: Date;
+}
+
+/** One page of a user's HRV results by (first beat, series id); one row more than `limit`. */
+export function listHrvResults(db: DbClient, q: HeartbeatPageQuery<AfterTimeUuid>): Promise<HrvResultRow[]> {
+  const parts = [Prisma.sql`v.user_id = ${q.userId}::uuid`];
+  if (q.seriesId) parts.push(Prisma.sql`v.series_id = ${q.seriesId}::uuid`);
+  if (q.start) parts.push(Prisma.sql`v.first_beat_at >= ${q.start}`);
+  if (q.end) parts.push(Prisma.sql`v.first_beat_at < ${q.end}`);
+  if (q.after) parts.push(Prisma.sql`(v.first_beat_at, v.series_id) > (${q.after.t}, ${q.after.id}::uuid)`);
+  return db.$queryRaw<HrvResultRow[]>`
+    SELECT v.series_id, v.first_beat_at, v.last_beat_at, v.beat_count, v.rmssd_ms, v.sdnn_ms, v.pnn50, v.mean_rr_ms,
+      v.mean_heart_rate, ${SERIES_PROVENANCE}
+    FROM hrv_results v JOIN heartbeat_series h ON h.id = v.series_id
+    WHERE ${Prisma.join(parts, " AND ")}
+    ORDER BY v.first_beat_at, v.series_id
+    LIMIT ${q.limit + 1}`;
+}

@@ -1,0 +1,69 @@
+import { AppError, type DbClient } from "../../platform/index.ts";
+import { findCategoryType, findQuantityType } from "../catalog/index.ts";
+import { BUILTIN_SOURCE_ORDERS } from "./builtin-orders.ts";
+import { RECORD_METRICS } from "./record-metrics.ts";
+import { rankStreams, resolveSourceOrder, type RankedStream, type UserSourceOrders } from "./source-ranking.ts";
+import { listStreamsOf, type MergeTable, type SqlStream } from "./merge-sql-repository.ts";
+import { deleteSourceOrder as deleteOrderRow, listSourceOrders, upsertSourceOrder } from "./source-order-repository.ts";
+
+export interface SourceOrderDto {
+  scope: string;
+  sources: string[];
+  updated_at: string;
+}
+
+const toDto = (row: { scope: string; sources: string[]; updatedAt: Date }): SourceOrderDto => ({
+  scope: row.scope,
+  sources: row.sources,
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/** The group a metric belongs to, for the second level of the ranking; `other` when unknown. */
+export function groupOfMetric(metric: string): string {
+  return findQuantityType(metric)?.group ?? findCategoryType(metric)?.group ?? RECORD_METRICS[metric]?.group ?? "other";
+}
+
+/** A scope is `*`, a group, or a metric svc knows (a catalog type, sleep_session, workout, daily_summary). */
+export function checkScope(scope: string): void {
+  const known = scope === "*" || scope in BUILTIN_SOURCE_ORDERS || groupOfMetric(scope) !== "other";
+  if (!known) {
+    throw new AppError("bad_request", "scope must be `*`, a group (activity, heart, recovery, body, sleep, workouts, ...) or a metric of the catalog");
+  }
+}
+
+export async function getSourceOrders(db: DbClient, userId: string): Promise<{ data: SourceOrderDto[] }> {
+  return { data: (await listSourceOrders(db, userId)).map(toDto) };
+}
+
+export async function setSourceOrder(db: DbClient, userId: string, scope: string, sources: string[]): Promise<SourceOrderDto> {
+  checkScope(scope);
+  if (new Set(sources).size !== sources.length) throw new AppError("bad_request", "sources must not repeat a source");
+  return toDto(await upsertSourceOrder(db, userId, scope, sources));
+}
+
+export async function removeSourceOrder(db: DbClient, userId: string, scope: string): Promise<void> {
+  checkScope(scope);
+  if (!(await deleteOrderRow(db, userId, scope))) throw new AppError("not_found", "The user has no order of sources for this scope.");
+}
+
+export async function loadUserSourceOrders(db: DbClient, userId: string): Promise<UserSourceOrders> {
+  return new Map((await listSourceOrders(db, userId)).map((row) => [row.scope, row.sources]));
+}
+
+/** The order of sources the merged view uses for a metric, most preferred first. */
+export async function getResolvedSourceOrder(db: DbClient, userId: string, metric: string) {
+  checkScope(metric);
+  const group = groupOfMetric(metric);
+  return { metric, group, sources: resolveSourceOrder(metric, group, await loadUserSourceOrders(db, userId)) };
+}
+
+/** Ranks a user's streams of one metric for the merged view (rank 0 is the best). */
+export async function rankStreamsForMetric<T extends RankedStream>(db: DbClient, userId: string, metric: string, streams: readonly T[]) {
+  const order = resolveSourceOrder(metric, groupOfMetric(metric), await loadUserSourceOrders(db, userId));
+  return rankStreams(streams, order);
+}
+
+/** Ranks a user's streams of a small table holding one metric (sleep sessions, workouts) for the merged view. */
+export async function rankedStreamsOf(db: DbClient, userId: string, table: MergeTable, metric: string): Promise<SqlStream[]> {
+  return rankStreamsForMetric(db, userId, metric, await listStreamsOf(db, table, userId));
+}

@@ -1,0 +1,99 @@
+import { AppError, type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
+import { findQuantityType } from "../catalog/index.ts";
+import type { MatchKind } from "../merge/match-kinds.ts";
+import { decodeAfterBigint } from "../record-cursors.ts";
+import type { SqlStream } from "../merge/merge-sql-repository.ts";
+import {
+  listMergedQuantitySamples,
+  listQuantitySamples,
+  type QuantitySampleRow,
+  type SamplePageQuery,
+} from "./quantity-sample-repository.ts";
+import { listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
+import { toProvenanceDto } from "../provenance-dto.ts";
+import { rankStreamsForMetric } from "../merge/source-orders.ts";
+
+export type RecordView = "merged" | "all";
+
+export interface QuantitySampleDto {
+  id: number;
+  type: string;
+  value: number;
+  unit: string;
+  start_date: string;
+  end_date: string;
+  source_name: string | null;
+  source_bundle_id: string | null;
+  device_model: string | null;
+  product_type: string | null;
+  external_id: string | null;
+  is_primary_source: boolean;
+  was_user_entered: boolean;
+  metadata: Record<string, unknown>;
+  provider: string;
+  source: string | null;
+  device: string | null;
+  ingested_at: string;
+  outranked?: Array<{ provider: string; source: string }>;
+}
+
+export const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
+  id: Number(row.id),
+  type: row.type,
+  value: row.value,
+  unit: row.unit,
+  start_date: row.start_date.toISOString(),
+  end_date: row.end_date.toISOString(),
+  source_name: row.source_name,
+  source_bundle_id: row.source_bundle_id,
+  device_model: row.device_model,
+  product_type: row.product_type,
+  external_id: row.external_id,
+  is_primary_source: row.is_primary_source,
+  was_user_entered: row.was_user_entered,
+  metadata: row.metadata,
+  ...toProvenanceDto(row),
+  ...(row.outranked && { outranked: row.outranked }),
+});
+
+/** How samples of a type match in the merged view; types outside the catalog match when they overlap. */
+export function matchKindOfType(type: string): { kind: MatchKind; group: string } {
+  const known = findQuantityType(type);
+  return known ? { kind: known.merge_kind, group: known.group } : { kind: "other", group: "other" };
+}
+
+/** 400 unless the type is in the catalog or the user has samples of it. */
+export async function checkSampleType(db: DbClient, userId: string, type: string): Promise<void> {
+  if (findQuantityType(type) || (await userHasSampleType(db, userId, type))) return;
+  throw new AppError("bad_request", "type is not a quantity type of the catalog");
+}
+
+/** The user's streams of a type, ranked for the merged view (rank 0 is the best). */
+export async function rankedSampleStreams(db: DbClient, userId: string, type: string): Promise<SqlStream[]> {
+  return rankStreamsForMetric(db, userId, type, await listSampleStreams(db, userId, type));
+}
+
+/** One page of samples of a type in a view (one row more than `limit`). */
+export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
+  if (view === "all") return listQuantitySamples(db, query);
+  return listMergedQuantitySamples(db, query, await rankedSampleStreams(db, query.userId, query.type), matchKindOfType(query.type).kind);
+}
+
+export async function listSamples(
+  db: DbClient,
+  userId: string,
+  input: { type: string; start?: string | undefined; end?: string | undefined; view: RecordView; cursor?: string | undefined; limit: number },
+): Promise<Page<QuantitySampleDto>> {
+  await checkSampleType(db, userId, input.type);
+  const window = parseTimeWindow(input);
+  const query: SamplePageQuery = {
+    userId,
+    type: input.type,
+    start: window.start,
+    end: window.end,
+    after: decodeAfterBigint(input.cursor),
+    limit: input.limit,
+  };
+  const rows = await readSamplePage(db, query, input.view);
+  return toPage(rows, input.limit, toSampleDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
+}
