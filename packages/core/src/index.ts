@@ -60,5 +60,4 @@ export * from "./services/freshness.ts";
 export * from "./services/sync-engine/sync-settings.ts";
 export { abandonSyncRun, attemptSyncRun, type SyncAttemptResult } from "./services/sync-engine/sync-attempt.ts";
 export { planScheduledPulls, type PlanResult } from "./services/sync-engine/plan-scheduled-pulls.ts";
-export * from "./services/fhir-observations/search-observations.ts";
-export { defaultFhirCodeSystemBase } from "./fhir/fhir-systems.ts";
+export * from "./fhir/index.ts";

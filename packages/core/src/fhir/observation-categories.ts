@@ -1,4 +1,4 @@
-import { findQuantityType } from "../records/catalog/index.ts";
+import { findQuantityType } from "../records/index.ts";
 import { OBSERVATION_CATEGORY, VITAL_SIGNS_PROFILE } from "./fhir-systems.ts";
 
 /** The HL7 observation-category codes Observations of svc carry. */

@@ -1,5 +1,5 @@
-import { QUANTITY_TYPES } from "../records/catalog/index.ts";
-import { AppError } from "../platform/errors/app-error.ts";
+import { QUANTITY_TYPES } from "../records/index.ts";
+import { AppError } from "../platform/index.ts";
 import { LOINC, OBSERVATION_CATEGORY, type FhirSystems } from "./fhir-systems.ts";
 import { categoryOfQuantityType, HL7_OBSERVATION_CATEGORIES } from "./observation-categories.ts";
 import { BLOOD_PRESSURE_TYPES, isBloodPressureType, RECORD_KINDS, type RecordKind } from "./observation-kinds.ts";

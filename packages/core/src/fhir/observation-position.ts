@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decodeCursor, encodeCursor } from "../platform/cursor.ts";
-import type { AfterTimeBigint, AfterTimeUuid } from "../records/record-cursors.ts";
+import { decodeCursor, encodeCursor } from "../platform/index.ts";
+import type { AfterTimeBigint, AfterTimeUuid } from "../records/index.ts";
 import { OBSERVATION_KINDS, kindRank, type ObservationKind } from "./observation-kinds.ts";
 
 /**

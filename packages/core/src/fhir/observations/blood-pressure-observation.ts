@@ -1,5 +1,5 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
-import type { QuantitySampleDto } from "../../records/samples/samples.ts";
+import type { QuantitySampleDto } from "../../records/index.ts";
 import { LOINC, VITAL_SIGNS_PROFILE } from "../fhir-systems.ts";
 import { BLOOD_PRESSURE_PROFILE } from "../observation-categories.ts";
 import { BLOOD_PRESSURE_TYPES } from "../observation-kinds.ts";

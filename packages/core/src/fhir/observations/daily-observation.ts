@@ -1,5 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import type { DailySummaryDto } from "../../records/daily/daily-summaries.ts";
+import type { DailySummaryDto } from "../../records/index.ts";
 import { LOINC_SLEEP } from "../fhir-systems.ts";
 import { figureComponent, observationBase, secondsComponent, type ObservationContext, withComponents } from "./observation-parts.ts";
 

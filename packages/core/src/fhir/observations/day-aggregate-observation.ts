@@ -1,5 +1,5 @@
 import type { Element, Observation, ObservationComponent } from "fhir/r4.js";
-import { findQuantityType } from "../../records/catalog/index.ts";
+import { findQuantityType } from "../../records/index.ts";
 import { OBSERVATION_STATISTICS, TZ_CODE_EXTENSION } from "../fhir-systems.ts";
 import { categoryConcept, categoryOfQuantityType } from "../observation-categories.ts";
 import { quantityOf, quantityTypeCodings, type ObservationContext } from "./observation-parts.ts";

@@ -1,5 +1,5 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
-import type { EcgRecordingDto } from "../../records/ecg/ecg-recordings.ts";
+import type { EcgRecordingDto } from "../../records/index.ts";
 import { LOINC, MDC, UCUM } from "../fhir-systems.ts";
 import { codeOrNull, figureComponent, observationBase, textOrNull, UNKNOWN_VALUE, type ObservationContext, withComponents } from "./observation-parts.ts";
 

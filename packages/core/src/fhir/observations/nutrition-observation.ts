@@ -1,6 +1,5 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
-import { ucumCodeOf } from "../../records/catalog/index.ts";
-import type { NutritionLogDto } from "../../records/nutrition/nutrition.ts";
+import { type NutritionLogDto, ucumCodeOf } from "../../records/index.ts";
 import { codeOrNull, effectiveOf, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { CodeableConcept, Coding, Observation, ObservationComponent, Quantity } from "fhir/r4.js";
-import { findQuantityType } from "../../records/catalog/index.ts";
+import { findQuantityType } from "../../records/index.ts";
 import { DATA_ABSENT_REASON, LOINC, UCUM, type FhirSystems } from "../fhir-systems.ts";
 import { categoryConcept, type ObservationCategory } from "../observation-categories.ts";
 

@@ -1,6 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import { findQuantityType } from "../../records/catalog/index.ts";
-import type { QuantitySampleDto } from "../../records/samples/samples.ts";
+import { findQuantityType, type QuantitySampleDto } from "../../records/index.ts";
 import { categoryOfQuantityType, profilesOfQuantityType } from "../observation-categories.ts";
 import { effectiveOf, observationBase, quantityOf, quantityTypeCodings, type ObservationContext } from "./observation-parts.ts";
 

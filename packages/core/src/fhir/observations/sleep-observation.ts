@@ -1,5 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import type { SleepSessionDto } from "../../records/sleep/sleep-sessions.ts";
+import type { SleepSessionDto } from "../../records/index.ts";
 import { LOINC, LOINC_SLEEP } from "../fhir-systems.ts";
 import {
   figureComponent,

@@ -1,5 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import type { WorkoutDto } from "../../records/workouts/workouts.ts";
+import type { WorkoutDto } from "../../records/index.ts";
 import { LOINC } from "../fhir-systems.ts";
 import { codeOrNull, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
 

@@ -13,7 +13,7 @@ import { AppError } from "../../platform/errors/app-error.ts";
 import type { DbClient } from "../../platform/db/db-client.ts";
 import { listSampleTypeSpans } from "../../records/samples/sample-stream-repository.ts";
 import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
-import { searchObservations, type ObservationSearchSettings } from "../fhir-observations/search-observations.ts";
+import { searchObservations, type ObservationSearchSettings } from "../../fhir/search-observations.ts";
 import { dayAggregatesOf, instantInZone, isAggregatedType } from "./share-aggregates.ts";
 import { shareZoneOf } from "./share-zone.ts";
 

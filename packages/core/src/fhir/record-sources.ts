@@ -1,21 +1,11 @@
-import { afterDate, afterUuid, type ObservationPosition } from "../../fhir/observation-position.ts";
-import type { ObservationKind } from "../../fhir/observation-kinds.ts";
-import { dailyObservation } from "../../fhir/observations/daily-observation.ts";
-import { ecgObservation } from "../../fhir/observations/ecg-observation.ts";
-import { nutritionObservation } from "../../fhir/observations/nutrition-observation.ts";
-import { sleepObservation } from "../../fhir/observations/sleep-observation.ts";
-import { workoutObservation } from "../../fhir/observations/workout-observation.ts";
-import type { DailySummaryRow } from "../../records/daily/daily-summary-repository.ts";
-import { selectEcgRecordings } from "../../records/ecg/ecg-repository.ts";
-import { selectNutritionLogs } from "../../records/nutrition/nutrition-log-repository.ts";
-import { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "../../records/sleep/sleep-session-repository.ts";
-import { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "../../records/workouts/workout-repository.ts";
-import { readDailyPage, toDailyDto } from "../../records/daily/daily-summaries.ts";
-import { toEcgDto } from "../../records/ecg/ecg-recordings.ts";
-import { toNutritionDto } from "../../records/nutrition/nutrition.ts";
-import { SLEEP_METRIC, toSessionDto } from "../../records/sleep/sleep-sessions.ts";
-import { rankedStreamsOf } from "../../records/merge/source-orders.ts";
-import { toWorkoutDto, WORKOUT_METRIC } from "../../records/workouts/workouts.ts";
+import { afterDate, afterUuid, type ObservationPosition } from "./observation-position.ts";
+import type { ObservationKind } from "./observation-kinds.ts";
+import { dailyObservation } from "./observations/daily-observation.ts";
+import { ecgObservation } from "./observations/ecg-observation.ts";
+import { nutritionObservation } from "./observations/nutrition-observation.ts";
+import { sleepObservation } from "./observations/sleep-observation.ts";
+import { workoutObservation } from "./observations/workout-observation.ts";
+import { type DailySummaryRow, rankedStreamsOf, readDailyPage, selectEcgRecordings, selectMergedSleepSessions, selectMergedWorkouts, selectNutritionLogs, selectSleepSessions, selectWorkouts, SLEEP_METRIC, SLEEP_TABLE, toDailyDto, toEcgDto, toNutritionDto, toSessionDto, toWorkoutDto, WORKOUT_METRIC, WORKOUT_TABLE } from "../records/index.ts";
 import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** A FHIR page holds at most this many ECG recordings (their voltages are large). */

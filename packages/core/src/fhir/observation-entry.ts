@@ -1,9 +1,8 @@
 import type { Observation } from "fhir/r4.js";
-import type { ObservationPosition } from "../../fhir/observation-position.ts";
-import type { TimeWindow } from "../../platform/time-window.ts";
-import type { DbClient } from "../../platform/db/db-client.ts";
-import type { RecordView } from "../../records/samples/samples.ts";
-import type { ObservationContext } from "../../fhir/observations/observation-parts.ts";
+import type { ObservationPosition } from "./observation-position.ts";
+import type { DbClient, TimeWindow } from "../platform/index.ts";
+import type { RecordView } from "../records/index.ts";
+import type { ObservationContext } from "./observations/observation-parts.ts";
 
 /** One Observation of a page: where it sorts, and how it is written once the page is known. */
 export interface ObservationEntry {

@@ -1,10 +1,9 @@
-import { afterBigint, comparePositions, type ObservationPosition } from "../../fhir/observation-position.ts";
-import { BLOOD_PRESSURE_TYPES } from "../../fhir/observation-kinds.ts";
-import type { PanelHolds } from "../../fhir/observation-filter.ts";
-import { bloodPressureObservation, type BloodPressurePanel } from "../../fhir/observations/blood-pressure-observation.ts";
-import { sampleObservation } from "../../fhir/observations/sample-observation.ts";
-import { listSampleStartTimes, type QuantitySampleRow } from "../../records/samples/quantity-sample-repository.ts";
-import { readSamplePage, toSampleDto, type QuantitySampleDto } from "../../records/samples/samples.ts";
+import { afterBigint, comparePositions, type ObservationPosition } from "./observation-position.ts";
+import { BLOOD_PRESSURE_TYPES } from "./observation-kinds.ts";
+import type { PanelHolds } from "./observation-filter.ts";
+import { bloodPressureObservation, type BloodPressurePanel } from "./observations/blood-pressure-observation.ts";
+import { sampleObservation } from "./observations/sample-observation.ts";
+import { listSampleStartTimes, type QuantitySampleDto, type QuantitySampleRow, readSamplePage, toSampleDto } from "../records/index.ts";
 import { sliceOf, type ObservationEntry, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** Quantity samples of one type listed alone (`qs-{id}`). */
