@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encryptJwe } from "../../../packages/core/src/platform/crypto/jwe.ts";
-import { shlinkOf } from "../../../packages/core/src/services/shares/share-link.ts";
+import { shlinkOf } from "../../../packages/core/src/sharing/share-link.ts";
 import { decryptJwe } from "../src/crypto/jwe-decrypt.ts";
 import { linkExpired, parseShlink } from "../src/link/shlink.ts";
 

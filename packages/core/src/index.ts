@@ -12,16 +12,7 @@ export * from "./services/upload-heartbeat.ts";
 export * from "./services/upload-sweep.ts";
 export * from "./events/index.ts";
 export * from "./services/etl.ts";
-export * from "./services/shares.ts";
-export {
-  MAX_PASSCODE_FAILURES,
-  openShareManifest,
-  serveShareFile,
-  SHARE_FILE_TICKET_MS,
-  type ShareFileServing,
-  type ShareGone,
-  type ShareOpening,
-} from "./services/shares/open-share.ts";
+export * from "./sharing/index.ts";
 export * from "./services/self-reports.ts";
 export * from "./webhooks/index.ts";
 export * from "./services/webhook-dto.ts";
@@ -32,7 +23,6 @@ export * from "./services/webhook-retention.ts";
 export * from "./providers/provider-catalog.ts";
 export * from "./services/providers.ts";
 export * from "./services/provider-erasures.ts";
-export * from "./services/consents.ts";
 export * from "./services/consents-revocation.ts";
 export * from "./providers/connector.ts";
 export * from "./providers/provider-settings.ts";

@@ -4,9 +4,9 @@ import type { CoreDeps } from "../deps.ts";
 import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "../repositories/consent-deletion-repository.ts";
 import { findConsentDeletionJob } from "../identity/deletion-job-repository.ts";
 import { setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
-import { waitForRecordWriters } from "../repositories/source-consent-repository.ts";
+import { waitForRecordWriters } from "../sharing/source-consent-repository.ts";
 import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
-import { revokeSharesOf } from "./shares.ts";
+import { revokeSharesOf } from "../sharing/shares.ts";
 
 /**
  * The table of each kind of record that is not a sample. Self reports are quantity samples

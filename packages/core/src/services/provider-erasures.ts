@@ -12,7 +12,7 @@ import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.t
 import { emitEvent } from "../events/outbox.ts";
 import { recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
-import { revokeSharesOf } from "./shares.ts";
+import { revokeSharesOf } from "../sharing/shares.ts";
 import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";
 
 /** Rows per delete statement: a user with millions of samples never holds one giant transaction. */

@@ -1,7 +1,7 @@
 import type { DbClient } from "../platform/db/db-client.ts";
 import { insertRejectedRecords } from "../records/rejected-record-repository.ts";
 import { writeCategorySamples } from "../records/category-samples/category-sample-writer.ts";
-import { dropRevokedRecords } from "./consents-enforcement.ts";
+import { dropRevokedRecords } from "../sharing/consent-enforcement.ts";
 import { writeDailySummaries } from "../records/daily/daily-summary-writer.ts";
 import { writeEcgRecordings } from "../records/ecg/ecg-writer.ts";
 import { writeHeartbeatSeries } from "../records/heartbeats/heartbeat-writer.ts";

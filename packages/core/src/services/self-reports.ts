@@ -13,7 +13,7 @@ import type { DbClient } from "../platform/db/db-client.ts";
 import { erasureRunning } from "../identity/deletion-job-repository.ts";
 import { lockUserForUpload } from "../identity/user-repository.ts";
 import { findSampleTypesByDedupeKey } from "../repositories/self-report-repository.ts";
-import { listRevokedCategories } from "../repositories/source-consent-repository.ts";
+import { listRevokedCategories } from "../sharing/source-consent-repository.ts";
 import type { UserRow } from "../identity/user-repository.ts";
 import { isTimeZone } from "../platform/time-zones.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";

@@ -1,11 +1,7 @@
 import { Temporal } from "temporal-polyfill";
-import { findQuantityType } from "../../records/catalog/index.ts";
-import type { DayAggregate } from "../../fhir/observations/day-aggregate-observation.ts";
-import type { DbClient } from "../../platform/db/db-client.ts";
-import { MATCH_WINDOW_SECONDS } from "../../records/merge/match-kinds.ts";
-import { mergedSampleBucketAggregates } from "../../records/samples/quantity-sample-repository.ts";
-import { resolveStatsIntervals } from "../../records/samples/intervals.ts";
-import { matchKindOfType, rankedSampleStreams } from "../../records/samples/samples.ts";
+import { findQuantityType, MATCH_WINDOW_SECONDS, matchKindOfType, mergedSampleBucketAggregates, rankedSampleStreams, resolveStatsIntervals } from "../records/index.ts";
+import type { DayAggregate } from "../fhir/index.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /**
  * The quantity types a share holds as daily aggregates (unless it asks for full detail):

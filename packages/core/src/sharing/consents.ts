@@ -1,14 +1,10 @@
-import { DATA_CATEGORIES, isDataCategory, sortCategories, type DataCategory } from "../records/catalog/data-categories.ts";
+import { DATA_CATEGORIES, type DataCategory, isDataCategory, sortCategories } from "../records/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import { insertConsentDeletionJob, listConsentDeletionJobs } from "../identity/deletion-job-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { lockActiveUserForErasure } from "../identity/user-repository.ts";
-import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "../repositories/source-consent-repository.ts";
-import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
-import { emitEvent } from "../events/outbox.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
+import { type DeletionJobDto, getDeletionJob, insertConsentDeletionJob, listConsentDeletionJobs, lockActiveUserForErasure, requireActiveUser } from "../identity/index.ts";
+import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "./source-consent-repository.ts";
+import { emitEvent } from "../events/index.ts";
 import { revokeSharesOf } from "./shares.ts";
-import { requireActiveUser } from "../identity/users.ts";
 
 /** A user's consent to the categories of one source (provider). */
 export interface SourceConsentDto {

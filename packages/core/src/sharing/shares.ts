@@ -1,12 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { sortCategories, type DataCategory } from "../records/catalog/data-categories.ts";
-import { JWE_KEY_BYTES, encryptJwe } from "../platform/crypto/jwe.ts";
-import { hashPasscode } from "../platform/crypto/passcode.ts";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { type DataCategory, sortCategories } from "../records/index.ts";
+import { AppError, CreatedAtCursor, type DbClient, decodeCursor, encryptJwe, hashPasscode, JWE_KEY_BYTES, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { lockUserForUpload } from "../identity/user-repository.ts";
+import { findUserById, lockUserForUpload, requireActiveUser, type UserRow } from "../identity/index.ts";
 import {
   dropShareFile,
   findShare,
@@ -18,15 +14,13 @@ import {
   setShareRevoked,
   type ShareListingRow,
   type ShareRow,
-} from "../repositories/share-repository.ts";
-import { findUserById, type UserRow } from "../identity/user-repository.ts";
-import { emitEvent } from "../events/outbox.ts";
-import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
-import { shlinkOf } from "./shares/share-link.ts";
-import { requireActiveUser } from "../identity/users.ts";
+} from "./share-repository.ts";
+import { emitEvent } from "../events/index.ts";
+import { buildShareBundle, DEFAULT_SHARE_LIMITS, type ShareDetail, type ShareLimits } from "./share-bundle.ts";
+import { shlinkOf } from "./share-link.ts";
 
-export { DEFAULT_SHARE_LIMITS, SHARE_DETAILS, type ShareDetail, type ShareLimits } from "./shares/share-bundle.ts";
-export { parseShlink, shlinkOf, type ShlinkPayload } from "./shares/share-link.ts";
+export { DEFAULT_SHARE_LIMITS, SHARE_DETAILS, type ShareDetail, type ShareLimits } from "./share-bundle.ts";
+export { parseShlink, shlinkOf, type ShlinkPayload } from "./share-link.ts";
 
 /** Why a share stopped before its expiry. */
 export const SHARE_REVOKED_REASONS = ["owner", "consent", "provider_erased", "passcode_attempts"] as const;

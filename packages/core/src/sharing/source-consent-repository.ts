@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** One user's saved consent to one category of one source (no row: granted). */
 export interface SourceConsentRow {

@@ -1,14 +1,6 @@
-import {
-  categoryOfCategoryType,
-  categoryOfQuantityType,
-  DAILY_SUMMARY_FIGURE_CATEGORIES,
-  dailyFiguresOf,
-  RECORD_KIND_CATEGORIES,
-} from "../records/catalog/data-categories.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { holdRecordWriterLock, listRevokedCategories } from "../repositories/source-consent-repository.ts";
-import type { DailySummaryRecord } from "../records/daily/daily-summary-writer.ts";
-import type { ParsedRecords } from "../records/parsed-records.ts";
+import { categoryOfCategoryType, categoryOfQuantityType, DAILY_SUMMARY_FIGURE_CATEGORIES, dailyFiguresOf, type DailySummaryRecord, type ParsedRecords, RECORD_KIND_CATEGORIES } from "../records/index.ts";
+import type { DbClient } from "../platform/index.ts";
+import { holdRecordWriterLock, listRevokedCategories } from "./source-consent-repository.ts";
 
 const DAILY_FIGURES = Object.keys(DAILY_SUMMARY_FIGURE_CATEGORIES) as Array<keyof typeof DAILY_SUMMARY_FIGURE_CATEGORIES>;
 const hasFigure = (summary: DailySummaryRecord) => DAILY_FIGURES.some((field) => summary[field] !== null && summary[field] !== undefined);

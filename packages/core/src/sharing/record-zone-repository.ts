@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** Samples of each type whose zones are counted: the latest of the window. */
 const SAMPLES_PER_TYPE = 500;

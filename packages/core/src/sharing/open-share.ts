@@ -1,9 +1,9 @@
-import { verifyPasscode } from "../../platform/crypto/passcode.ts";
-import type { CoreDeps } from "../../deps.ts";
-import { addPasscodeFailure, addShareAccess, lockShareForOpen } from "../../repositories/share-repository.ts";
-import { findUserById } from "../../identity/user-repository.ts";
-import type { ShareSecretsRow } from "../../repositories/share-repository.ts";
-import { revokeShareRow, SHARE_FILE_CONTENT_TYPE, shareStatusOf, writeShareAccessed, type ShareRevokedReason } from "../shares.ts";
+import { verifyPasscode } from "../platform/index.ts";
+import type { CoreDeps } from "../deps.ts";
+import { addPasscodeFailure, addShareAccess, lockShareForOpen } from "./share-repository.ts";
+import { findUserById } from "../identity/index.ts";
+import type { ShareSecretsRow } from "./share-repository.ts";
+import { revokeShareRow, SHARE_FILE_CONTENT_TYPE, shareStatusOf, writeShareAccessed, type ShareRevokedReason } from "./shares.ts";
 
 /** Wrong passcodes a share takes; the last one revokes it (reason `passcode_attempts`). */
 export const MAX_PASSCODE_FAILURES = 10;

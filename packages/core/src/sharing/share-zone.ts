@@ -1,6 +1,5 @@
-import type { DbClient } from "../../platform/db/db-client.ts";
-import { listRecordZones } from "../../repositories/record-zone-repository.ts";
-import { isTimeZone } from "../../platform/time-zones.ts";
+import { type DbClient, isTimeZone } from "../platform/index.ts";
+import { listRecordZones } from "./record-zone-repository.ts";
 
 /** The zone of a share whose records carry none. */
 export const FALLBACK_SHARE_ZONE = "UTC";

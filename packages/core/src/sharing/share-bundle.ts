@@ -1,19 +1,8 @@
 import type { Bundle, Observation } from "fhir/r4.js";
-import { BLOOD_PRESSURE_TYPES, isBloodPressureType, RECORD_KINDS, type RecordKind } from "../../fhir/observation-kinds.ts";
-import type { ObservationFilter } from "../../fhir/observation-filter.ts";
-import { fhirSystems, TZ_CODE_EXTENSION, type FhirSystems } from "../../fhir/fhir-systems.ts";
-import { dayAggregateObservation } from "../../fhir/observations/day-aggregate-observation.ts";
-import {
-  categoryOfDailyFigure,
-  categoryOfQuantityType,
-  categoryOfRecordKind,
-  DAILY_SUMMARY_FIGURE_CATEGORIES,
-} from "../../records/catalog/data-categories.ts";
-import { AppError } from "../../platform/errors/app-error.ts";
-import type { DbClient } from "../../platform/db/db-client.ts";
-import { listSampleTypeSpans } from "../../records/samples/sample-stream-repository.ts";
-import { listSourceConsentRows } from "../../repositories/source-consent-repository.ts";
-import { searchObservations, type ObservationSearchSettings } from "../../fhir/search-observations.ts";
+import { BLOOD_PRESSURE_TYPES, dayAggregateObservation, fhirSystems, type FhirSystems, isBloodPressureType, type ObservationFilter, type ObservationSearchSettings, RECORD_KINDS, type RecordKind, searchObservations, TZ_CODE_EXTENSION } from "../fhir/index.ts";
+import { categoryOfDailyFigure, categoryOfQuantityType, categoryOfRecordKind, DAILY_SUMMARY_FIGURE_CATEGORIES, listSampleTypeSpans } from "../records/index.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
+import { listSourceConsentRows } from "./source-consent-repository.ts";
 import { dayAggregatesOf, instantInZone, isAggregatedType } from "./share-aggregates.ts";
 import { shareZoneOf } from "./share-zone.ts";
 
