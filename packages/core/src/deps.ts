@@ -5,7 +5,7 @@ import type { ProviderCatalog } from "./providers/provider-catalog.ts";
 import type { RateLimits } from "./identity/index.ts";
 import type { ProviderConfig } from "./services/provider-config.ts";
 import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
-import type { UploadSettings } from "./services/upload-settings.ts";
+import type { UploadSettings } from "./ingest/index.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 
 /** Addresses of the instance as the outside world sees it. */

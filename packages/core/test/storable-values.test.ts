@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStorableTime, storableString, storableValues } from "../src/services/storable-values.ts";
+import { isStorableTime, storableString, storableValues } from "../src/ingest/storable-values.ts";
 
 describe("storableValues", () => {
   it("drops NUL characters and replaces lone surrogates, keeping pairs", () => {

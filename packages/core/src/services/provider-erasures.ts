@@ -11,7 +11,7 @@ import { findUserById } from "../identity/user-repository.ts";
 import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
 import { emitEvent } from "../events/outbox.ts";
 import { recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
-import { SELF_REPORT_PROVIDER } from "./self-reports.ts";
+import { SELF_REPORT_PROVIDER } from "../ingest/self-reports.ts";
 import { revokeSharesOf } from "../sharing/shares.ts";
 import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";
 

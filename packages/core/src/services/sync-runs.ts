@@ -30,7 +30,7 @@ import {
   SYNC_NOW_MAX_LOOKBACK_MS,
   type SyncWindow,
 } from "./sync-engine/sync-windows.ts";
-import { storeRawPayload } from "./uploads.ts";
+import { storeRawPayload } from "../ingest/uploads.ts";
 import { requireActiveUser } from "../identity/users.ts";
 
 /** A sync run as the API shows it (the spec's Sync run resource). */

@@ -18,7 +18,7 @@ import {
   findSyncRunById,
   type SyncRunRow,
 } from "../../repositories/sync-run-repository.ts";
-import { storeRawPayload } from "../uploads.ts";
+import { storeRawPayload } from "../../ingest/uploads.ts";
 import { ConnectionNotActive, ConnectionTokens } from "./connection-tokens.ts";
 import { markBroken, markRestored, moveToNeedsReauth } from "./health-moves.ts";
 import { QuotaSpent } from "./provider-quotas.ts";

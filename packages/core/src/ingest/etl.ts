@@ -1,15 +1,12 @@
-import { AppError } from "../platform/errors/app-error.ts";
-import { rawObjectSource, type RawObjectSource } from "../platform/raw-store/raw-store.ts";
+import { AppError, type DbClient, rawObjectSource, type RawObjectSource } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "../repositories/raw-object-repository.ts";
-import { insertRejectedRecords } from "../records/rejected-record-repository.ts";
-import { findUserById } from "../identity/user-repository.ts";
+import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "./raw-object-repository.ts";
+import { insertRejectedRecords, type ParsedRecords } from "../records/index.ts";
+import { findUserById } from "../identity/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
-import { emitEvent } from "../events/outbox.ts";
+import { emitEvent } from "../events/index.ts";
 import { localDayRange } from "./local-days.ts";
 import { noChanges, writeParsedRecords } from "./record-bundle.ts";
-import { type ParsedRecords } from "../records/parsed-records.ts";
 
 /**
  * Turns a raw object's bytes into batches of records; throws an AppError bad_request for a

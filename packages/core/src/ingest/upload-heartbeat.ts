@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { beatReceivingUpload } from "../repositories/raw-object-repository.ts";
+import { beatReceivingUpload } from "./raw-object-repository.ts";
 
 /** The upload sweep dropped this upload while it arrived (its heartbeat had lapsed): nothing of it is kept. */
 export class UploadDropped extends Error {

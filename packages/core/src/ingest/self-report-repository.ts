@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /**
  * The types of the user's stored samples of `provider` among `types` whose dedupe key is

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { findPendingRawObjectsWithoutJob } from "../repositories/raw-object-repository.ts";
+import { findPendingRawObjectsWithoutJob } from "./raw-object-repository.ts";
 
 /**
  * Longer than one ETL attempt may run (the job's 35-minute expiry): an object younger than

@@ -1,18 +1,7 @@
-import type { DbClient } from "../platform/db/db-client.ts";
-import { insertRejectedRecords } from "../records/rejected-record-repository.ts";
-import { writeCategorySamples } from "../records/category-samples/category-sample-writer.ts";
-import { dropRevokedRecords } from "../sharing/consent-enforcement.ts";
-import { writeDailySummaries } from "../records/daily/daily-summary-writer.ts";
-import { writeEcgRecordings } from "../records/ecg/ecg-writer.ts";
-import { writeHeartbeatSeries } from "../records/heartbeats/heartbeat-writer.ts";
-import { applyProviderDeletions } from "../records/provider-deletions.ts";
-import { writeNutritionLogs } from "../records/nutrition/nutrition-writer.ts";
-import { writeQuantitySamples } from "../records/samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../records/record-batches.ts";
-import { writeSleepSessions } from "../records/sleep/sleep-writer.ts";
-import type { ParsedRecords } from "../records/parsed-records.ts";
+import type { DbClient } from "../platform/index.ts";
+import { applyProviderDeletions, insertRejectedRecords, type ParsedRecords, type RecordBatch, writeCategorySamples, writeDailySummaries, writeEcgRecordings, writeHeartbeatSeries, writeNutritionLogs, writeQuantitySamples, writeSleepSessions, type WriteSummary, writeWorkouts } from "../records/index.ts";
+import { dropRevokedRecords } from "../sharing/index.ts";
 import { storableValues } from "./storable-values.ts";
-import { writeWorkouts } from "../records/workouts/workout-writer.ts";
 
 /** The tables a bundle writes to, as named in data.written's `records`. */
 export type WrittenTable =

@@ -1,12 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { AppError } from "../platform/errors/app-error.ts";
+import { AppError, isUniqueViolation } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { countLiveUploads, deleteDroppedUpload, findRawObjectByUploadKey, insertReceivingRawObject, markRawObjectStored, markUploadDropped, type RawObjectRow } from "../repositories/raw-object-repository.ts";
-import { erasureRunning } from "../identity/deletion-job-repository.ts";
-import { lockUserForUpload } from "../identity/user-repository.ts";
-import { isUniqueViolation } from "../platform/db/prisma-errors.ts";
-import { findUserById } from "../identity/user-repository.ts";
-import { requireProviderOnForTenant } from "../identity/tenant-providers.ts";
+import { countLiveUploads, deleteDroppedUpload, findRawObjectByUploadKey, insertReceivingRawObject, markRawObjectStored, markUploadDropped, type RawObjectRow } from "./raw-object-repository.ts";
+import { erasureRunning, findUserById, lockUserForUpload, requireProviderOnForTenant } from "../identity/index.ts";
 import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";
 
 /** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */

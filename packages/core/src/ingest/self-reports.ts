@@ -1,27 +1,13 @@
 import { createHash } from "node:crypto";
 import type { CoreDeps } from "../deps.ts";
-import {
-  isSelfReportKind,
-  SELF_REPORT_KIND_NAMES,
-  SELF_REPORT_KINDS,
-  selfReportType,
-  type SelfReportKindName,
-} from "../records/catalog/self-report-kinds.ts";
-import { categoryOfRecordKind } from "../records/catalog/data-categories.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { erasureRunning } from "../identity/deletion-job-repository.ts";
-import { lockUserForUpload } from "../identity/user-repository.ts";
-import { findSampleTypesByDedupeKey } from "../repositories/self-report-repository.ts";
-import { listRevokedCategories } from "../sharing/source-consent-repository.ts";
-import type { UserRow } from "../identity/user-repository.ts";
-import { isTimeZone } from "../platform/time-zones.ts";
+import { categoryOfRecordKind, emptyParsedRecords, isSelfReportKind, type QuantitySampleRecord, recordIdentity, SELF_REPORT_KIND_NAMES, SELF_REPORT_KINDS, type SelfReportKindName, selfReportType } from "../records/index.ts";
+import { AppError, type DbClient, isTimeZone } from "../platform/index.ts";
+import { erasureRunning, lockUserForUpload, requireProviderOnForTenant, type UserRow } from "../identity/index.ts";
+import { findSampleTypesByDedupeKey } from "./self-report-repository.ts";
+import { listRevokedCategories } from "../sharing/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
 import { noChanges, writeParsedRecords } from "./record-bundle.ts";
-import { emptyParsedRecords } from "../records/parsed-records.ts";
-import { recordIdentity, type QuantitySampleRecord } from "../records/samples/sample-writer.ts";
-import { requireProviderOnForTenant } from "../identity/tenant-providers.ts";
 
 /** The provider (and source) of what a person reports about themselves. */
 export const SELF_REPORT_PROVIDER = "self_report";

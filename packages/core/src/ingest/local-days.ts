@@ -1,5 +1,5 @@
-import type { ParsedRecords } from "../records/parsed-records.ts";
-import { localDate } from "../platform/time-zones.ts";
+import type { ParsedRecords } from "../records/index.ts";
+import { localDate } from "../platform/index.ts";
 import { isStorableTime } from "./storable-values.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { DbClient } from "../platform/db/db-client.ts";
-import { countUserProcessingBacklog } from "../repositories/processing-backlog-repository.ts";
+import type { DbClient } from "../platform/index.ts";
+import { countUserProcessingBacklog } from "./processing-backlog-repository.ts";
 
 export interface ProcessingBacklog {
   /** Stored uploads and pulls of the user waiting for normalization. */

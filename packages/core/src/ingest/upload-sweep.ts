@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { deleteDroppedUpload, findDroppedUploads, markLapsedUploadsDropped } from "../repositories/raw-object-repository.ts";
+import { deleteDroppedUpload, findDroppedUploads, markLapsedUploadsDropped } from "./raw-object-repository.ts";
 
 const BATCH = 500;
 

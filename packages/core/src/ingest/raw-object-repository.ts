@@ -1,5 +1,5 @@
 import type { Prisma } from "@svc/db";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 const rawObjectFields = {
   id: true,

@@ -1,7 +1,7 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emitEvent } from "../events/outbox.ts";
-import type { UserRow } from "../identity/user-repository.ts";
+import { emitEvent } from "../events/index.ts";
+import type { UserRow } from "../identity/index.ts";
 import type { BundleChanges } from "./record-bundle.ts";
 
 /**
