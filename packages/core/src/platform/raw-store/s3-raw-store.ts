@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -104,9 +105,11 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
       const url = objectUrl(keyOf(key));
       const spool = path.join(options.spoolDir, `${randomUUID()}.upload`);
       const measured = measuredBody(body, maxBytes);
+      let spoolFile: WriteStream | undefined;
       try {
         await mkdir(options.spoolDir, { recursive: true });
-        await pipeline(measured.chunks, createWriteStream(spool));
+        spoolFile = createWriteStream(spool);
+        await pipeline(measured.chunks, spoolFile);
         const stored = measured.result();
         const response = await send("write", "PUT", url, {
           headers: { "content-length": String(stored.byteSize), "content-type": "application/octet-stream", "x-amz-content-sha256": stored.sha256 },
@@ -120,6 +123,9 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
       } catch (error) {
         throw measured.isBodyError(error) ? error : asRawStoreFault("write", error);
       } finally {
+        // A refused body fails the pipeline while the spool file may still be opening: removed
+        // before the stream has closed, the file would be created again after the rm and stay.
+        if (spoolFile && !spoolFile.closed) await once(spoolFile, "close").catch(() => undefined);
         await rm(spool, { force: true }).catch(() => undefined);
       }
     },
