@@ -1,10 +1,8 @@
 import type { Database } from "@svc/db";
 import type { JobQueue } from "@svc/jobs";
 import type { RawStore, Sealer } from "./platform/index.ts";
-import type { ProviderCatalog } from "./providers/provider-catalog.ts";
+import type { ProviderCatalog, ProviderConfig, SyncSettings } from "./connections/index.ts";
 import type { RateLimits } from "./identity/index.ts";
-import type { ProviderConfig } from "./services/provider-config.ts";
-import type { SyncSettings } from "./services/sync-engine/sync-settings.ts";
 import type { UploadSettings } from "./ingest/index.ts";
 import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
 

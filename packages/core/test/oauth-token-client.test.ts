@@ -5,11 +5,11 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSealer } from "../src/platform/crypto/index.ts";
-import { buildAuthorizeUrl } from "../src/oauth/authorize-url.ts";
-import { checkRedirectUri, redirectWithResult } from "../src/oauth/redirect-uri.ts";
-import { openTokens, sealTokens } from "../src/oauth/sealed-tokens.ts";
-import { exchangeCode, refreshTokens, revokeGrant } from "../src/oauth/token-client.ts";
-import { ProviderError, type Connector } from "../src/providers/connector.ts";
+import { buildAuthorizeUrl } from "../src/connections/oauth/authorize-url.ts";
+import { checkRedirectUri, redirectWithResult } from "../src/connections/oauth/redirect-uri.ts";
+import { openTokens, sealTokens } from "../src/connections/oauth/sealed-tokens.ts";
+import { exchangeCode, refreshTokens, revokeGrant } from "../src/connections/oauth/token-client.ts";
+import { ProviderError, type Connector } from "../src/connections/providers/connector.ts";
 
 // The token endpoint client (oauth4webapi underneath): client authentication, PKCE, extra
 // parameters, wrapped answers, and every refusal as a ProviderError without a token in it.

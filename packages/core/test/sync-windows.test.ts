@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chunkWindow, incrementalStart, nextPullTime } from "../src/services/sync-engine/sync-windows.ts";
-import { DEFAULT_SYNC_SETTINGS, syncAttemptsLimit } from "../src/services/sync-engine/sync-settings.ts";
+import { chunkWindow, incrementalStart, nextPullTime } from "../src/connections/sync/sync-windows.ts";
+import { DEFAULT_SYNC_SETTINGS, syncAttemptsLimit } from "../src/connections/sync/sync-settings.ts";
 
 const DAY = 86_400_000;
 const at = (iso: string) => new Date(iso);

@@ -1,12 +1,12 @@
 import type { CoreDeps } from "../deps.ts";
 import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext, type AuditLogFilter } from "../identity/audit-log.ts";
-import { listConnections } from "./connections.ts";
+import { listConnections } from "../connections/connections.ts";
 import { getDeletionJob } from "../identity/deletion-jobs.ts";
 import { getPipeline } from "./pipeline.ts";
-import { requireTenant } from "./provider-keys.ts";
+import { requireTenant } from "../connections/provider-keys.ts";
 import { getSampleStats } from "../records/samples/sample-stats.ts";
 import { listSamples } from "../records/samples/samples.ts";
-import { getSyncRun, listSyncRuns } from "./sync-runs.ts";
+import { getSyncRun, listSyncRuns } from "../connections/sync-runs.ts";
 import { listUsers, requireActiveUser } from "../identity/users.ts";
 import { getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "./webhook-endpoints.ts";
 import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from "./webhook-deliveries.ts";

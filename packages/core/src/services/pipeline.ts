@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { isConnector, type ProviderKind } from "../providers/provider-catalog.ts";
+import { isConnector, type ProviderKind } from "../connections/providers/provider-catalog.ts";
 import {
   countConnectionsByProvider,
   countDeliveries,

@@ -2,7 +2,7 @@ import type { Database } from "@svc/db";
 import { AppError } from "../platform/errors/app-error.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
-import { isConnected } from "../repositories/connection-repository.ts";
+import { isConnected } from "../connections/connection-repository.ts";
 import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
 import { deleteConnectionRows, deleteProviderRows, deleteRawObjectRows, deleteSelfReportIdempotencyRecords, listRawObjectKeys, type ErasureTarget } from "../repositories/provider-erasure-repository.ts";
 import { findOpenErasureJob } from "../identity/deletion-job-repository.ts";
@@ -13,7 +13,8 @@ import { emitEvent } from "../events/outbox.ts";
 import { recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
 import { SELF_REPORT_PROVIDER } from "../ingest/self-reports.ts";
 import { revokeSharesOf } from "../sharing/shares.ts";
-import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "./sync-runs.ts";
+import { disconnectUserConnection } from "../connections/connections.ts";
+import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "../connections/sync-runs.ts";
 
 /** Rows per delete statement: a user with millions of samples never holds one giant transaction. */
 const ERASURE_BATCH = 10_000;
@@ -58,6 +59,24 @@ export async function requestProviderErasure(
     return job.id;
   });
   return getDeletionJob(deps.db, tenantId, jobId);
+}
+
+/**
+ * DELETE /v1/users/{id}/connections/{provider}: the connection is disconnected
+ * (disconnectUserConnection: tokens dropped, open sync runs cancelled, the grant released at
+ * the provider, best effort); with deleteData the provider erasure follows (its job is the
+ * answer). 404 when the user has no connection of the provider.
+ */
+export async function disconnectConnection(
+  deps: CoreDeps,
+  tenantId: string,
+  userId: string,
+  provider: string,
+  deleteData: boolean,
+): Promise<DeletionJobDto | null> {
+  await disconnectUserConnection(deps, tenantId, userId, provider);
+  if (!deleteData) return null;
+  return requestProviderErasure(deps, tenantId, userId, provider);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type TenantDeletionJobRow,
 } from "../identity/tenant-deletion-job-repository.ts";
 import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { ERASURE_PULL_WAIT_MS } from "./sync-runs.ts";
+import { ERASURE_PULL_WAIT_MS } from "../connections/sync-runs.ts";
 import { eraseUser } from "./user-erasure.ts";
 
 /** A tenant's deletion as the admin routes answer it. */

@@ -1,12 +1,12 @@
 import type { CoreDeps } from "../deps.ts";
 import type { DbClient } from "../platform/db/db-client.ts";
 import { deleteIdempotencyRecordsOfUser } from "../identity/idempotency-repository.ts";
-import { deleteUserQuotaBuckets } from "../repositories/provider-quota-repository.ts";
+import { deleteUserQuotaBuckets } from "../connections/provider-quota-repository.ts";
 import { deleteRateLimitRows } from "../identity/rate-limit-repository.ts";
 import { deleteUserRow } from "../identity/user-repository.ts";
 import { deleteTokensOfUser } from "../identity/user-token-repository.ts";
 import { deleteWebhookDeliveriesAboutUser } from "../repositories/webhook-delivery-repository.ts";
-import { releaseUserConnections } from "./connections.ts";
+import { releaseUserConnections } from "../connections/connections.ts";
 
 /**
  * Erases one user already marked `deleting`: grants revoked at the providers (best effort),
