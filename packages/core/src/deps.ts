@@ -4,7 +4,7 @@ import type { RawStore, Sealer } from "./platform/index.ts";
 import type { ProviderCatalog, ProviderConfig, SyncSettings } from "./connections/index.ts";
 import type { RateLimits } from "./identity/index.ts";
 import type { UploadSettings } from "./ingest/index.ts";
-import type { WebhookSettings } from "./webhooks/delivery-schedule.ts";
+import type { WebhookSettings } from "./webhooks/index.ts";
 
 /** Addresses of the instance as the outside world sees it. */
 export interface InstanceSettings {

@@ -5,7 +5,7 @@ import { deleteUserQuotaBuckets } from "../connections/provider-quota-repository
 import { deleteRateLimitRows } from "../identity/rate-limit-repository.ts";
 import { deleteUserRow } from "../identity/user-repository.ts";
 import { deleteTokensOfUser } from "../identity/user-token-repository.ts";
-import { deleteWebhookDeliveriesAboutUser } from "../repositories/webhook-delivery-repository.ts";
+import { deleteWebhookDeliveriesAboutUser } from "../webhooks/delivery-repository.ts";
 import { releaseUserConnections } from "../connections/connections.ts";
 
 /**

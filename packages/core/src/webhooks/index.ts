@@ -1,19 +1,12 @@
-export {
-  ADDRESS_NOT_ALLOWED,
-  WEBHOOK_URL_MAX_LENGTH,
-  checkWebhookUrl,
-  isLoopbackAddress,
-  isPublicAddress,
-  type WebhookUrlCheck,
-} from "./address-guard.ts";
-export { AddressNotAllowedError, createGuardedAgent, webhookAgent, type GuardedAgentOptions } from "./guarded-agent.ts";
-export { RESPONSE_EXCERPT_BYTES, decodeExcerpt } from "./response-excerpt.ts";
-export {
-  WEBHOOK_TIMEOUT_MS,
-  WEBHOOK_USER_AGENT,
-  postWebhook,
-  type AttemptOutcome,
-  type PostWebhookInput,
-} from "./post-webhook.ts";
+export { ADDRESS_NOT_ALLOWED, checkWebhookUrl, isLoopbackAddress, isPublicAddress, WEBHOOK_URL_MAX_LENGTH, type WebhookUrlCheck } from "./address-guard.ts";
+export * from "./deliveries.ts";
+export * from "./delivery-attempt.ts";
+export { deleteWebhookDeliveriesAboutUser } from "./delivery-repository.ts";
 export { DEFAULT_DELIVERY_SCHEDULE, type DeliverySchedule, type WebhookSettings } from "./delivery-schedule.ts";
+export * from "./endpoints.ts";
+export { AddressNotAllowedError, createGuardedAgent, type GuardedAgentOptions, webhookAgent } from "./guarded-agent.ts";
+export { type AttemptOutcome, postWebhook, type PostWebhookInput, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT } from "./post-webhook.ts";
+export { decodeExcerpt, RESPONSE_EXCERPT_BYTES } from "./response-excerpt.ts";
+export * from "./retention.ts";
 export { signWebhook, webhookHeaders } from "./signature.ts";
+export * from "./webhook-dto.ts";

@@ -9,7 +9,7 @@
 // which is also the only honest way to test the address guard.
 import { errors, type Dispatcher } from "undici";
 import corePackage from "../../package.json" with { type: "json" };
-import { startClientSpan } from "../platform/client-span.ts";
+import { startClientSpan } from "../platform/index.ts";
 import { AddressNotAllowedError, webhookAgent } from "./guarded-agent.ts";
 import { readExcerpt, type ExcerptRead } from "./response-excerpt.ts";
 

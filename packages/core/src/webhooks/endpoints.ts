@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { AppError, CreatedAtCursor, type DbClient, decodeCursor, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import { isEventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { parkPendingDeliveriesOfEndpoint } from "../repositories/webhook-delivery-repository.ts";
+import { isEventType } from "../events/index.ts";
+import { parkPendingDeliveriesOfEndpoint } from "./delivery-repository.ts";
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint as deleteWebhookEndpointRow,
@@ -17,9 +15,9 @@ import {
   updateWebhookEndpoint as updateWebhookEndpointRow,
   type WebhookEndpointChange,
   type WebhookEndpointRow,
-} from "../repositories/webhook-endpoint-repository.ts";
-import { checkWebhookUrl } from "../webhooks/address-guard.ts";
-import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
+} from "./endpoint-repository.ts";
+import { checkWebhookUrl } from "./address-guard.ts";
+import { type AuditContext, recordAudit } from "../identity/index.ts";
 import { toWebhookEndpointDto, type CreatedWebhookEndpointDto, type WebhookEndpointDto } from "./webhook-dto.ts";
 
 /** Endpoints a tenant may have (spec, Limits). */

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /**
  * Deletes up to `batch` done or parked deliveries last changed before `before` (their

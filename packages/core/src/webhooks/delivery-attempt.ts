@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { SecretUnsealable } from "../platform/crypto/secret-unsealable.ts";
-import type { Sealer } from "../platform/crypto/sealer.ts";
+import { type Sealer, SecretUnsealable } from "../platform/index.ts";
 import {
   claimWebhookDelivery,
   disableSilentEndpoint,
@@ -12,11 +11,11 @@ import {
   recordEndpointFailure,
   recordEndpointSuccess,
   type ClaimedDelivery,
-} from "../repositories/webhook-attempt-repository.ts";
-import { parkPendingDeliveriesOfEndpoint } from "../repositories/webhook-delivery-repository.ts";
-import type { WebhookSettings } from "../webhooks/delivery-schedule.ts";
-import { postWebhook, type AttemptOutcome } from "../webhooks/post-webhook.ts";
-import { webhookHeaders } from "../webhooks/signature.ts";
+} from "./attempt-repository.ts";
+import { parkPendingDeliveriesOfEndpoint } from "./delivery-repository.ts";
+import type { WebhookSettings } from "./delivery-schedule.ts";
+import { postWebhook, type AttemptOutcome } from "./post-webhook.ts";
+import { webhookHeaders } from "./signature.ts";
 
 /** What one run of the delivery job did; safe to log (no body, no secret, no URL). */
 export type DeliveryAttemptResult =

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 const endpointFields = {
   id: true,

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** Deletes every delivery about a user, sent or not (their attempts go by cascade). */
 export function deleteWebhookDeliveriesAboutUser(db: DbClient, userId: string) {

@@ -1,6 +1,6 @@
 // The delivery worker's side of webhook deliveries: claim one, record an attempt and its
 // consequences for the delivery and its endpoint.
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** A claimed delivery with what its attempt needs from the endpoint. */
 export interface ClaimedDelivery {

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { deleteFinishedDeliveriesBefore, deleteOutboxEventsBefore } from "../repositories/webhook-retention-repository.ts";
+import { deleteFinishedDeliveriesBefore, deleteOutboxEventsBefore } from "./retention-repository.ts";
 
 /** Rows deleted per statement, so that no delete holds locks for long. */
 const BATCH = 5000;

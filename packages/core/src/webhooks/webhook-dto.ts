@@ -1,5 +1,5 @@
-import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatusValue } from "../repositories/webhook-delivery-repository.ts";
-import type { WebhookEndpointRow } from "../repositories/webhook-endpoint-repository.ts";
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatusValue } from "./delivery-repository.ts";
+import type { WebhookEndpointRow } from "./endpoint-repository.ts";
 
 /** A webhook endpoint as the API answers it (the spec's Webhook endpoint). Never the secret. */
 export interface WebhookEndpointDto {

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { AppError, type DbClient, decodeCursor, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import { EVENT_CATALOG, type EventType } from "../events/event-catalog.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { EVENT_CATALOG, eventBody, type EventType } from "../events/index.ts";
 import {
   countWaitingReplays,
   findWebhookDelivery,
@@ -14,12 +12,11 @@ import {
   selectRecentAttempts,
   selectWebhookDeliveries,
   type WebhookDeliveryStatusValue,
-} from "../repositories/webhook-delivery-repository.ts";
-import { lockWebhookEndpoint } from "../repositories/webhook-endpoint-repository.ts";
-import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { eventBody } from "../events/outbox.ts";
+} from "./delivery-repository.ts";
+import { lockWebhookEndpoint } from "./endpoint-repository.ts";
+import { type AuditContext, recordAudit } from "../identity/index.ts";
 import { toWebhookDeliveryDetailDto, toWebhookDeliveryDto, type WebhookDeliveryDetailDto, type WebhookDeliveryDto } from "./webhook-dto.ts";
-import { requireWebhookEndpoint } from "./webhook-endpoints.ts";
+import { requireWebhookEndpoint } from "./endpoints.ts";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "running", "done", "parked"] as const satisfies readonly WebhookDeliveryStatusValue[];
 
