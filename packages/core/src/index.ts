@@ -1,16 +1,13 @@
 export * from "./platform/index.ts";
 export type { CoreDeps, InstanceSettings } from "./deps.ts";
 export * from "./identity/index.ts";
-export * from "./services/deletions.ts";
-export * from "./services/tenant-deletions.ts";
+export * from "./erasure/index.ts";
 export * from "./records/index.ts";
 export * from "./ingest/index.ts";
 export * from "./events/index.ts";
 export * from "./sharing/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./connections/index.ts";
-export * from "./services/provider-erasures.ts";
-export * from "./services/consents-revocation.ts";
 export * from "./services/admin-providers.ts";
 export * from "./services/pipeline.ts";
 export * from "./services/admin-mirrors.ts";

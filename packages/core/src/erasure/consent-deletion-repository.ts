@@ -1,6 +1,6 @@
 import { Prisma } from "@svc/db";
-import { DAILY_SUMMARY_FIGURES, type DailySummaryFigure } from "../records/catalog/data-categories.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import { DAILY_SUMMARY_FIGURES, type DailySummaryFigure } from "../records/index.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** What a consent revocation deletes of one user's data from one provider. */
 export interface ConsentDeletionTarget {

@@ -1,12 +1,8 @@
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { deleteIdempotencyRecordsOfUser } from "../identity/idempotency-repository.ts";
-import { deleteUserQuotaBuckets } from "../connections/provider-quota-repository.ts";
-import { deleteRateLimitRows } from "../identity/rate-limit-repository.ts";
-import { deleteUserRow } from "../identity/user-repository.ts";
-import { deleteTokensOfUser } from "../identity/user-token-repository.ts";
-import { deleteWebhookDeliveriesAboutUser } from "../webhooks/delivery-repository.ts";
-import { releaseUserConnections } from "../connections/connections.ts";
+import type { DbClient } from "../platform/index.ts";
+import { deleteIdempotencyRecordsOfUser, deleteRateLimitRows, deleteTokensOfUser, deleteUserRow } from "../identity/index.ts";
+import { deleteUserQuotaBuckets, releaseUserConnections } from "../connections/index.ts";
+import { deleteWebhookDeliveriesAboutUser } from "../webhooks/index.ts";
 
 /**
  * Erases one user already marked `deleting`: grants revoked at the providers (best effort),

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 // The rows of a tenant being deleted (services/tenant-deletions.ts). Each user's own rows go
 // through the user deletion's steps (services/user-erasure.ts); these are the tenant's.

@@ -1,12 +1,9 @@
 import type { Database } from "@svc/db";
-import { categoryTypesOf, dailyFiguresOf, quantityTypesOf, RECORD_KIND_CATEGORIES, type CategorizedRecordKind } from "../records/catalog/data-categories.ts";
+import { type CategorizedRecordKind, categoryTypesOf, dailyFiguresOf, MENSTRUAL_FLOW, quantityTypesOf, recomputeMenstrualCycles, RECORD_KIND_CATEGORIES } from "../records/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "../repositories/consent-deletion-repository.ts";
-import { findConsentDeletionJob } from "../identity/deletion-job-repository.ts";
-import { setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
-import { waitForRecordWriters } from "../sharing/source-consent-repository.ts";
-import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
-import { revokeSharesOf } from "../sharing/shares.ts";
+import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "./consent-deletion-repository.ts";
+import { findConsentDeletionJob, setDeletionJobStatus } from "../identity/index.ts";
+import { revokeSharesOf, waitForRecordWriters } from "../sharing/index.ts";
 
 /**
  * The table of each kind of record that is not a sample. Self reports are quantity samples

@@ -1,5 +1,5 @@
 import { Prisma } from "@svc/db";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** One user's data of one provider. */
 export interface ErasureTarget {

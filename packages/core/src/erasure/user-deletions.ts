@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
-import { findDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
+import { findDeletionJob, setDeletionJobStatus } from "../identity/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emitEvent } from "../events/outbox.ts";
+import { emitEvent } from "../events/index.ts";
 import { eraseUser } from "./user-erasure.ts";
 
 /**

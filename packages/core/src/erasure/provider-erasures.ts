@@ -1,20 +1,13 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../platform/errors/app-error.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { isConnected } from "../connections/connection-repository.ts";
-import { findDeletionJob, insertDeletionJob, setDeletionJobStatus } from "../identity/deletion-job-repository.ts";
-import { deleteConnectionRows, deleteProviderRows, deleteRawObjectRows, deleteSelfReportIdempotencyRecords, listRawObjectKeys, type ErasureTarget } from "../repositories/provider-erasure-repository.ts";
-import { findOpenErasureJob } from "../identity/deletion-job-repository.ts";
-import { lockActiveUserForErasure } from "../identity/user-repository.ts";
-import { findUserById } from "../identity/user-repository.ts";
-import { getDeletionJob, type DeletionJobDto } from "../identity/deletion-jobs.ts";
-import { emitEvent } from "../events/outbox.ts";
-import { recomputeMenstrualCycles } from "../records/menstrual-cycles/menstrual-cycles.ts";
-import { SELF_REPORT_PROVIDER } from "../ingest/self-reports.ts";
-import { revokeSharesOf } from "../sharing/shares.ts";
-import { disconnectUserConnection } from "../connections/connections.ts";
-import { ERASURE_PULL_WAIT_MS, pullOfProviderUnderWay } from "../connections/sync-runs.ts";
+import { disconnectUserConnection, ERASURE_PULL_WAIT_MS, isConnected, pullOfProviderUnderWay } from "../connections/index.ts";
+import { type DeletionJobDto, findDeletionJob, findOpenErasureJob, findUserById, getDeletionJob, insertDeletionJob, lockActiveUserForErasure, setDeletionJobStatus } from "../identity/index.ts";
+import { deleteConnectionRows, deleteProviderRows, deleteRawObjectRows, deleteSelfReportIdempotencyRecords, listRawObjectKeys, type ErasureTarget } from "./provider-erasure-repository.ts";
+import { emitEvent } from "../events/index.ts";
+import { recomputeMenstrualCycles } from "../records/index.ts";
+import { SELF_REPORT_PROVIDER } from "../ingest/index.ts";
+import { revokeSharesOf } from "../sharing/index.ts";
 
 /** Rows per delete statement: a user with millions of samples never holds one giant transaction. */
 const ERASURE_BATCH = 10_000;

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
+import { AppError } from "../platform/index.ts";
 import {
   countUsersOfTenant,
   deleteTenantDeliveriesBatch,
@@ -11,16 +11,9 @@ import {
   markTenantDeleting,
   markUsersOfTenantDeleting,
   pullUnderWayInTenant,
-} from "../repositories/tenant-erasure-repository.ts";
-import {
-  findTenantDeletionJobById,
-  findTenantDeletionJobOfTenant,
-  insertTenantDeletionJob,
-  setTenantDeletionJobState,
-  type TenantDeletionJobRow,
-} from "../identity/tenant-deletion-job-repository.ts";
-import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { ERASURE_PULL_WAIT_MS } from "../connections/sync-runs.ts";
+} from "./tenant-erasure-repository.ts";
+import { type AuditContext, findTenantDeletionJobById, findTenantDeletionJobOfTenant, insertTenantDeletionJob, recordAudit, setTenantDeletionJobState, type TenantDeletionJobRow } from "../identity/index.ts";
+import { ERASURE_PULL_WAIT_MS } from "../connections/index.ts";
 import { eraseUser } from "./user-erasure.ts";
 
 /** A tenant's deletion as the admin routes answer it. */
