@@ -1,17 +1,14 @@
-export * from "./platform/index.ts";
+// @svc/core: one folder per domain, listed from the bottom up (docs/architecture.md). Each
+// domain's index.ts is its public face, to the apps and to the other domains alike.
 export type { CoreDeps, InstanceSettings } from "./deps.ts";
+export * from "./platform/index.ts";
 export * from "./identity/index.ts";
-export * from "./erasure/index.ts";
-export * from "./records/index.ts";
-export * from "./ingest/index.ts";
 export * from "./events/index.ts";
-export * from "./sharing/index.ts";
-export * from "./webhooks/index.ts";
-export * from "./connections/index.ts";
-export * from "./services/admin-providers.ts";
-export * from "./services/pipeline.ts";
-export * from "./services/admin-mirrors.ts";
-export * from "./services/admin-tenants.ts";
-export * from "./services/first-run-setup.ts";
-export * from "./services/reseal-secrets.ts";
+export * from "./records/index.ts";
 export * from "./fhir/index.ts";
+export * from "./sharing/index.ts";
+export * from "./ingest/index.ts";
+export * from "./connections/index.ts";
+export * from "./webhooks/index.ts";
+export * from "./erasure/index.ts";
+export * from "./admin/index.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { schemaPath } from "@svc/db";
 import { expect, it } from "vitest";
-import { SEALED_COLUMNS } from "../src/repositories/sealed-column-repository.ts";
+import { SEALED_COLUMNS } from "../src/admin/sealed-column-repository.ts";
 
 it("the key rotation's re-seal pass knows every sealed column of the schema", () => {
   const schema = readFileSync(schemaPath(), "utf8");

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** How many tenants the instance has (first-run setup is open while there are none). */
 export function countTenants(db: DbClient): Promise<number> {

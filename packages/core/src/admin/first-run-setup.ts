@@ -1,12 +1,8 @@
 import type { Database } from "@svc/db";
-import { AppError } from "../platform/errors/app-error.ts";
-import { countActiveAdminKeys, countTenants } from "../repositories/instance-setup-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { countTenantDeletionJobs } from "../identity/tenant-deletion-job-repository.ts";
-import { lockForTransaction } from "../identity/tenant-repository.ts";
-import { createAdminKey } from "../identity/admin-keys.ts";
-import { checkTenantName } from "./admin-tenants.ts";
-import { createTenant, type CreatedTenant } from "../identity/tenants.ts";
+import { AppError, type DbClient } from "../platform/index.ts";
+import { countActiveAdminKeys, countTenants } from "./instance-setup-repository.ts";
+import { countTenantDeletionJobs, createAdminKey, type CreatedTenant, createTenant, lockForTransaction } from "../identity/index.ts";
+import { checkTenantName } from "./tenants.ts";
 
 /** Advisory lock of the first-run setup: two racing setups create one tenant. */
 const FIRST_RUN_LOCK = 731_002;

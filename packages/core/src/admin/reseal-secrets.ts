@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
-import type { Sealer } from "../platform/crypto/index.ts";
-import { countSealedWithOtherKeys, findSealedWithKey, replaceSealedValue, SEALED_COLUMNS, type SealedColumn } from "../repositories/sealed-column-repository.ts";
+import type { Sealer } from "../platform/index.ts";
+import { countSealedWithOtherKeys, findSealedWithKey, replaceSealedValue, SEALED_COLUMNS, type SealedColumn } from "./sealed-column-repository.ts";
 
 const BATCH = 500;
 

@@ -1,21 +1,11 @@
 import type { CoreDeps } from "../deps.ts";
-import { listAuditLog, recordAudit, recordRepeatedRead, type AuditContext, type AuditLogFilter } from "../identity/audit-log.ts";
-import { listConnections } from "../connections/connections.ts";
-import { getDeletionJob } from "../identity/deletion-jobs.ts";
+import { type AuditContext, type AuditLogFilter, findUser, getDeletionJob, listAuditLog, listUsers, recordAudit, recordRepeatedRead, requireActiveUser, toUserDto, type UserFilter } from "../identity/index.ts";
+import { getSyncRun, listConnections, listSyncRuns, requireTenant } from "../connections/index.ts";
 import { getPipeline } from "./pipeline.ts";
-import { requireTenant } from "../connections/provider-keys.ts";
-import { getSampleStats } from "../records/samples/sample-stats.ts";
-import { listSamples } from "../records/samples/samples.ts";
-import { getSyncRun, listSyncRuns } from "../connections/sync-runs.ts";
-import { listUsers, requireActiveUser } from "../identity/users.ts";
-import { getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "../webhooks/endpoints.ts";
-import { getWebhookDelivery, listWebhookDeliveries, retryWebhookDelivery } from "../webhooks/deliveries.ts";
-import { listSampleTypes } from "../records/samples/sample-types.ts";
-import { listShares } from "../sharing/shares.ts";
-import { listSourceConsents } from "../sharing/consents.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import { findUser, type UserFilter } from "../identity/user-repository.ts";
-import { toUserDto } from "../identity/users.ts";
+import { getSampleStats, listSamples, listSampleTypes } from "../records/index.ts";
+import { getWebhookDelivery, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, retryWebhookDelivery, rotateWebhookSecret } from "../webhooks/index.ts";
+import { listShares, listSourceConsents } from "../sharing/index.ts";
+import { AppError } from "../platform/index.ts";
 
 /*
  * Read-only mirrors of tenant routes for an instance admin: the tenant comes from the path

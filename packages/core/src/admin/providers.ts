@@ -1,15 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import type { ProviderKeys } from "../connections/providers/connector.ts";
-import { isConnector, type ProviderDescriptor, type ProviderKind } from "../connections/providers/provider-catalog.ts";
-import { applicationIdOf, environmentKeys } from "../connections/providers/provider-settings.ts";
-import { cancelQueuedSyncRuns } from "../connections/provider-key-change-repository.ts";
-import { deleteInstanceProvider, upsertInstanceProviderKeys, upsertInstanceProviderSwitch } from "../connections/provider-keys-repository.ts";
-import { listTenantProviderSwitches, upsertTenantProviderSwitch } from "../identity/tenant-provider-repository.ts";
-import type { InstanceProviderStatus } from "../connections/provider-config.ts";
-import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { checkProviderKeys, keyedConnector, moveConnectionsAfterKeyChange, providerUrlsOf, requireTenant } from "../connections/provider-keys.ts";
-import { providerOnForTenant } from "../identity/tenant-providers.ts";
+import { AppError } from "../platform/index.ts";
+import { applicationIdOf, cancelQueuedSyncRuns, checkProviderKeys, deleteInstanceProvider, environmentKeys, type InstanceProviderStatus, isConnector, keyedConnector, moveConnectionsAfterKeyChange, type ProviderDescriptor, type ProviderKeys, type ProviderKind, providerUrlsOf, requireTenant, upsertInstanceProviderKeys, upsertInstanceProviderSwitch } from "../connections/index.ts";
+import { type AuditContext, listTenantProviderSwitches, providerOnForTenant, recordAudit, upsertTenantProviderSwitch } from "../identity/index.ts";
 
 type AdminDeps = Pick<CoreDeps, "db" | "providers" | "providerConfig">;
 

@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /*
  * Counts of one tenant's pipeline. Every query starts from an index (the tenant's users, the

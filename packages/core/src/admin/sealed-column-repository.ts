@@ -1,4 +1,4 @@
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { DbClient } from "../platform/index.ts";
 
 /** Every column that holds a value sealed with the instance's encryption key (crypto/sealer.ts). */
 export const SEALED_COLUMNS = [

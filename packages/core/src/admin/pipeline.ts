@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { isConnector, type ProviderKind } from "../connections/providers/provider-catalog.ts";
+import { isConnector, type ProviderKind } from "../connections/index.ts";
 import {
   countConnectionsByProvider,
   countDeliveries,
@@ -11,8 +11,8 @@ import {
   findPausedApplications,
   type DeliveryCounts,
   type SyncRunCounts,
-} from "../repositories/pipeline-repository.ts";
-import { providerOnForTenant } from "../identity/tenant-providers.ts";
+} from "./pipeline-repository.ts";
+import { providerOnForTenant } from "../identity/index.ts";
 
 const DAY_MS = 86_400_000;
 

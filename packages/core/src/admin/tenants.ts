@@ -1,11 +1,7 @@
-import { CreatedAtCursor, decodeCursor, toPage, type Page } from "../platform/cursor.ts";
+import { AppError, CreatedAtCursor, type DbClient, decodeCursor, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { AppError } from "../platform/errors/app-error.ts";
-import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "../repositories/tenant-list-repository.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
-import { listTenantDeletionJobsOf } from "../identity/tenant-deletion-job-repository.ts";
-import { recordAudit, type AuditContext } from "../identity/audit-log.ts";
-import { createTenant, type CreatedTenant } from "../identity/tenants.ts";
+import { findTenantWithActiveUsers, listTenantsWithActiveUsers, type TenantListRow } from "./tenant-list-repository.ts";
+import { type AuditContext, type CreatedTenant, createTenant, listTenantDeletionJobsOf, recordAudit } from "../identity/index.ts";
 
 /** The longest tenant name, after trimming. */
 export const TENANT_NAME_MAX_LENGTH = 100;

@@ -1,5 +1,4 @@
-import type { CreatedAtCursor } from "../platform/cursor.ts";
-import type { DbClient } from "../platform/db/db-client.ts";
+import type { CreatedAtCursor, DbClient } from "../platform/index.ts";
 
 export interface TenantListRow {
   id: string;
