@@ -36,11 +36,7 @@ export function setDeletionJobStatus(
 
 /** Whether an erasure of the user's data of this provider is pending or running (a consent revocation's job is not one). */
 export async function erasureRunning(db: DbClient, userId: string, provider: string): Promise<boolean> {
-  const job = await db.deletionJob.findFirst({
-    where: { userId, provider, status: { in: ["pending", "running"] }, categories: { isEmpty: true } },
-    select: { id: true },
-  });
-  return job !== null;
+  return (await findOpenErasureJob(db, { userId, provider })) !== null;
 }
 
 /** The user's erasure of this provider that is pending or running, if any (a consent revocation's job is not one). */
