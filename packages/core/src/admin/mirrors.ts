@@ -1,9 +1,28 @@
 import type { CoreDeps } from "../deps.ts";
-import { type AuditContext, type AuditLogFilter, findUser, getDeletionJob, listAuditLog, listUsers, recordAudit, recordRepeatedRead, requireActiveUser, toUserDto, type UserFilter } from "../identity/index.ts";
+import {
+  type AuditContext,
+  type AuditLogFilter,
+  findUser,
+  getDeletionJob,
+  listAuditLog,
+  listUsers,
+  recordAudit,
+  recordRepeatedRead,
+  requireActiveUser,
+  toUserDto,
+  type UserFilter,
+} from "../identity/index.ts";
 import { getSyncRun, listConnections, listSyncRuns, requireTenant } from "../connections/index.ts";
 import { getPipeline } from "./pipeline.ts";
 import { getSampleStats, listSamples, listSampleTypes } from "../records/index.ts";
-import { getWebhookDelivery, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, retryWebhookDelivery, rotateWebhookSecret } from "../webhooks/index.ts";
+import {
+  getWebhookDelivery,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
+} from "../webhooks/index.ts";
 import { listShares, listSourceConsents } from "../sharing/index.ts";
 import { AppError } from "../platform/index.ts";
 

@@ -1,6 +1,23 @@
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/index.ts";
-import { applicationIdOf, cancelQueuedSyncRuns, checkProviderKeys, deleteInstanceProvider, environmentKeys, type InstanceProviderStatus, isConnector, keyedConnector, moveConnectionsAfterKeyChange, type ProviderDescriptor, type ProviderKeys, type ProviderKind, providerUrlsOf, requireTenant, upsertInstanceProviderKeys, upsertInstanceProviderSwitch } from "../connections/index.ts";
+import {
+  applicationIdOf,
+  cancelQueuedSyncRuns,
+  checkProviderKeys,
+  deleteInstanceProvider,
+  environmentKeys,
+  type InstanceProviderStatus,
+  isConnector,
+  keyedConnector,
+  moveConnectionsAfterKeyChange,
+  type ProviderDescriptor,
+  type ProviderKeys,
+  type ProviderKind,
+  providerUrlsOf,
+  requireTenant,
+  upsertInstanceProviderKeys,
+  upsertInstanceProviderSwitch,
+} from "../connections/index.ts";
 import { type AuditContext, listTenantProviderSwitches, providerOnForTenant, recordAudit, upsertTenantProviderSwitch } from "../identity/index.ts";
 
 type AdminDeps = Pick<CoreDeps, "db" | "providers" | "providerConfig">;

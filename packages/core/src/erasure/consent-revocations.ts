@@ -1,5 +1,13 @@
 import type { Database } from "@svc/db";
-import { type CategorizedRecordKind, categoryTypesOf, dailyFiguresOf, MENSTRUAL_FLOW, quantityTypesOf, recomputeMenstrualCycles, RECORD_KIND_CATEGORIES } from "../records/index.ts";
+import {
+  type CategorizedRecordKind,
+  categoryTypesOf,
+  dailyFiguresOf,
+  MENSTRUAL_FLOW,
+  quantityTypesOf,
+  recomputeMenstrualCycles,
+  RECORD_KIND_CATEGORIES,
+} from "../records/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import { deleteConsentRows, deleteConsentSampleStreams, type ConsentDeletionTarget, type ConsentWholeTable } from "./consent-deletion-repository.ts";
 import { findConsentDeletionJob, setDeletionJobStatus } from "../identity/index.ts";

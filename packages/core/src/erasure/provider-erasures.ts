@@ -2,8 +2,24 @@ import type { Database } from "@svc/db";
 import { AppError, type DbClient } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import { disconnectUserConnection, ERASURE_PULL_WAIT_MS, isConnected, pullOfProviderUnderWay } from "../connections/index.ts";
-import { type DeletionJobDto, findDeletionJob, findOpenErasureJob, findUserById, getDeletionJob, insertDeletionJob, lockActiveUserForErasure, setDeletionJobStatus } from "../identity/index.ts";
-import { deleteConnectionRows, deleteProviderRows, deleteRawObjectRows, deleteSelfReportIdempotencyRecords, listRawObjectKeys, type ErasureTarget } from "./provider-erasure-repository.ts";
+import {
+  type DeletionJobDto,
+  findDeletionJob,
+  findOpenErasureJob,
+  findUserById,
+  getDeletionJob,
+  insertDeletionJob,
+  lockActiveUserForErasure,
+  setDeletionJobStatus,
+} from "../identity/index.ts";
+import {
+  deleteConnectionRows,
+  deleteProviderRows,
+  deleteRawObjectRows,
+  deleteSelfReportIdempotencyRecords,
+  listRawObjectKeys,
+  type ErasureTarget,
+} from "./provider-erasure-repository.ts";
 import { emitEvent } from "../events/index.ts";
 import { recomputeMenstrualCycles } from "../records/index.ts";
 import { SELF_REPORT_PROVIDER } from "../ingest/index.ts";

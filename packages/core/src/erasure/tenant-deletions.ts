@@ -12,7 +12,15 @@ import {
   markUsersOfTenantDeleting,
   pullUnderWayInTenant,
 } from "./tenant-erasure-repository.ts";
-import { type AuditContext, findTenantDeletionJobById, findTenantDeletionJobOfTenant, insertTenantDeletionJob, recordAudit, setTenantDeletionJobState, type TenantDeletionJobRow } from "../identity/index.ts";
+import {
+  type AuditContext,
+  findTenantDeletionJobById,
+  findTenantDeletionJobOfTenant,
+  insertTenantDeletionJob,
+  recordAudit,
+  setTenantDeletionJobState,
+  type TenantDeletionJobRow,
+} from "../identity/index.ts";
 import { ERASURE_PULL_WAIT_MS } from "../connections/index.ts";
 import { eraseUser } from "./user-erasure.ts";
 

@@ -5,7 +5,26 @@ import { ecgObservation } from "./observations/ecg-observation.ts";
 import { nutritionObservation } from "./observations/nutrition-observation.ts";
 import { sleepObservation } from "./observations/sleep-observation.ts";
 import { workoutObservation } from "./observations/workout-observation.ts";
-import { type DailySummaryRow, rankedStreamsOf, readDailyPage, selectEcgRecordings, selectMergedSleepSessions, selectMergedWorkouts, selectNutritionLogs, selectSleepSessions, selectWorkouts, SLEEP_METRIC, SLEEP_TABLE, toDailyDto, toEcgDto, toNutritionDto, toSessionDto, toWorkoutDto, WORKOUT_METRIC, WORKOUT_TABLE } from "../records/index.ts";
+import {
+  type DailySummaryRow,
+  rankedStreamsOf,
+  readDailyPage,
+  selectEcgRecordings,
+  selectMergedSleepSessions,
+  selectMergedWorkouts,
+  selectNutritionLogs,
+  selectSleepSessions,
+  selectWorkouts,
+  SLEEP_METRIC,
+  SLEEP_TABLE,
+  toDailyDto,
+  toEcgDto,
+  toNutritionDto,
+  toSessionDto,
+  toWorkoutDto,
+  WORKOUT_METRIC,
+  WORKOUT_TABLE,
+} from "../records/index.ts";
 import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** A FHIR page holds at most this many ECG recordings (their voltages are large). */

@@ -1,5 +1,19 @@
 import type { DbClient } from "../platform/index.ts";
-import { applyProviderDeletions, insertRejectedRecords, type ParsedRecords, type RecordBatch, writeCategorySamples, writeDailySummaries, writeEcgRecordings, writeHeartbeatSeries, writeNutritionLogs, writeQuantitySamples, writeSleepSessions, type WriteSummary, writeWorkouts } from "../records/index.ts";
+import {
+  applyProviderDeletions,
+  insertRejectedRecords,
+  type ParsedRecords,
+  type RecordBatch,
+  writeCategorySamples,
+  writeDailySummaries,
+  writeEcgRecordings,
+  writeHeartbeatSeries,
+  writeNutritionLogs,
+  writeQuantitySamples,
+  writeSleepSessions,
+  type WriteSummary,
+  writeWorkouts,
+} from "../records/index.ts";
 import { dropRevokedRecords } from "../sharing/index.ts";
 import { storableValues } from "./storable-values.ts";
 

@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
 import type { CoreDeps } from "../deps.ts";
-import { categoryOfRecordKind, emptyParsedRecords, isSelfReportKind, type QuantitySampleRecord, recordIdentity, SELF_REPORT_KIND_NAMES, SELF_REPORT_KINDS, type SelfReportKindName, selfReportType } from "../records/index.ts";
+import {
+  categoryOfRecordKind,
+  emptyParsedRecords,
+  isSelfReportKind,
+  type QuantitySampleRecord,
+  recordIdentity,
+  SELF_REPORT_KIND_NAMES,
+  SELF_REPORT_KINDS,
+  type SelfReportKindName,
+  selfReportType,
+} from "../records/index.ts";
 import { AppError, type DbClient, isTimeZone } from "../platform/index.ts";
 import { erasureRunning, lockUserForUpload, requireProviderOnForTenant, type UserRow } from "../identity/index.ts";
 import { findSampleTypesByDedupeKey } from "./self-report-repository.ts";

@@ -1,7 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { AppError, isUniqueViolation } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { countLiveUploads, deleteDroppedUpload, findRawObjectByUploadKey, insertReceivingRawObject, markRawObjectStored, markUploadDropped, type RawObjectRow } from "./raw-object-repository.ts";
+import {
+  countLiveUploads,
+  deleteDroppedUpload,
+  findRawObjectByUploadKey,
+  insertReceivingRawObject,
+  markRawObjectStored,
+  markUploadDropped,
+  type RawObjectRow,
+} from "./raw-object-repository.ts";
 import { erasureRunning, findUserById, lockUserForUpload, requireProviderOnForTenant } from "../identity/index.ts";
 import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";
 

@@ -1,4 +1,21 @@
-export { type CategorizedRecordKind, categoryOfCategoryType, categoryOfDailyFigure, categoryOfQuantityType, categoryOfRecordKind, categoryTypesOf, DAILY_SUMMARY_FIGURE_CATEGORIES, DAILY_SUMMARY_FIGURES, dailyFiguresOf, type DailySummaryFigure, DATA_CATEGORIES, type DataCategory, isDataCategory, quantityTypesOf, RECORD_KIND_CATEGORIES, sortCategories } from "./catalog/data-categories.ts";
+export {
+  type CategorizedRecordKind,
+  categoryOfCategoryType,
+  categoryOfDailyFigure,
+  categoryOfQuantityType,
+  categoryOfRecordKind,
+  categoryTypesOf,
+  DAILY_SUMMARY_FIGURE_CATEGORIES,
+  DAILY_SUMMARY_FIGURES,
+  dailyFiguresOf,
+  type DailySummaryFigure,
+  DATA_CATEGORIES,
+  type DataCategory,
+  isDataCategory,
+  quantityTypesOf,
+  RECORD_KIND_CATEGORIES,
+  sortCategories,
+} from "./catalog/data-categories.ts";
 export * from "./catalog/index.ts";
 export { type MetricGroup } from "./catalog/quantity-types.ts";
 export * from "./catalog/self-report-kinds.ts";

@@ -1,4 +1,12 @@
-import { categoryOfCategoryType, categoryOfQuantityType, DAILY_SUMMARY_FIGURE_CATEGORIES, dailyFiguresOf, type DailySummaryRecord, type ParsedRecords, RECORD_KIND_CATEGORIES } from "../records/index.ts";
+import {
+  categoryOfCategoryType,
+  categoryOfQuantityType,
+  DAILY_SUMMARY_FIGURE_CATEGORIES,
+  dailyFiguresOf,
+  type DailySummaryRecord,
+  type ParsedRecords,
+  RECORD_KIND_CATEGORIES,
+} from "../records/index.ts";
 import type { DbClient } from "../platform/index.ts";
 import { holdRecordWriterLock, listRevokedCategories } from "./source-consent-repository.ts";
 

@@ -1,7 +1,14 @@
 import { DATA_CATEGORIES, type DataCategory, isDataCategory, sortCategories } from "../records/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError, type DbClient } from "../platform/index.ts";
-import { type DeletionJobDto, getDeletionJob, insertConsentDeletionJob, listConsentDeletionJobs, lockActiveUserForErasure, requireActiveUser } from "../identity/index.ts";
+import {
+  type DeletionJobDto,
+  getDeletionJob,
+  insertConsentDeletionJob,
+  listConsentDeletionJobs,
+  lockActiveUserForErasure,
+  requireActiveUser,
+} from "../identity/index.ts";
 import { listSourceConsentRows, listUserSourceProviders, saveSourceConsents, type SourceConsentRow } from "./source-consent-repository.ts";
 import { emitEvent } from "../events/index.ts";
 import { revokeSharesOf } from "./shares.ts";

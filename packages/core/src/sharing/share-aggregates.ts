@@ -1,5 +1,12 @@
 import { Temporal } from "temporal-polyfill";
-import { findQuantityType, MATCH_WINDOW_SECONDS, matchKindOfType, mergedSampleBucketAggregates, rankedSampleStreams, resolveStatsIntervals } from "../records/index.ts";
+import {
+  findQuantityType,
+  MATCH_WINDOW_SECONDS,
+  matchKindOfType,
+  mergedSampleBucketAggregates,
+  rankedSampleStreams,
+  resolveStatsIntervals,
+} from "../records/index.ts";
 import type { DayAggregate } from "../fhir/index.ts";
 import type { DbClient } from "../platform/index.ts";
 

@@ -1,5 +1,17 @@
 import type { Bundle, Observation } from "fhir/r4.js";
-import { BLOOD_PRESSURE_TYPES, dayAggregateObservation, fhirSystems, type FhirSystems, isBloodPressureType, type ObservationFilter, type ObservationSearchSettings, RECORD_KINDS, type RecordKind, searchObservations, TZ_CODE_EXTENSION } from "../fhir/index.ts";
+import {
+  BLOOD_PRESSURE_TYPES,
+  dayAggregateObservation,
+  fhirSystems,
+  type FhirSystems,
+  isBloodPressureType,
+  type ObservationFilter,
+  type ObservationSearchSettings,
+  RECORD_KINDS,
+  type RecordKind,
+  searchObservations,
+  TZ_CODE_EXTENSION,
+} from "../fhir/index.ts";
 import { categoryOfDailyFigure, categoryOfQuantityType, categoryOfRecordKind, DAILY_SUMMARY_FIGURE_CATEGORIES, listSampleTypeSpans } from "../records/index.ts";
 import { AppError, type DbClient } from "../platform/index.ts";
 import { listSourceConsentRows } from "./source-consent-repository.ts";

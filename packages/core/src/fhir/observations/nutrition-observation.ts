@@ -1,6 +1,15 @@
 import type { Observation, ObservationComponent } from "fhir/r4.js";
 import { type NutritionLogDto, ucumCodeOf } from "../../records/index.ts";
-import { codeOrNull, effectiveOf, figureComponent, observationBase, quantityOf, textOrNull, type ObservationContext, withComponents } from "./observation-parts.ts";
+import {
+  codeOrNull,
+  effectiveOf,
+  figureComponent,
+  observationBase,
+  quantityOf,
+  textOrNull,
+  type ObservationContext,
+  withComponents,
+} from "./observation-parts.ts";
 
 /**
  * Nutrients outside the named columns, coded `nutrients.{name}`: the unit as sent, with its

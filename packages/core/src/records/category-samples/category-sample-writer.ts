@@ -6,7 +6,7 @@ import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "../menstrual-cycles/me
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** A category sample as a parser produces it: a value from a fixed set (or free text outside the catalog). */
 export interface CategorySampleRecord {

@@ -4,7 +4,7 @@ import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, snakeCaseCode, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** An ECG recording as a parser produces it. */
 export interface EcgRecordingRecord extends RecordProvenanceInput {

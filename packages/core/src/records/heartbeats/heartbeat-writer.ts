@@ -12,7 +12,7 @@ import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /**
  * A heartbeat series as a parser produces it, with either `beats` (the time of each beat,

@@ -4,7 +4,7 @@ import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** A meal or drink as a parser produces it. Amounts are in the unit their name says. */
 export interface NutritionLogRecord extends RecordProvenanceInput {

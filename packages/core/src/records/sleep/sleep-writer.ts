@@ -6,7 +6,7 @@ import { deriveStageTotals, SLEEP_STAGES, type SleepStage } from "./stage-totals
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 export interface SleepPhaseRecord {
   /** `awake`, `light`, `deep`, `rem`, `asleep` (stage unknown), `in_bed` or `out_of_bed`. */

@@ -6,7 +6,7 @@ import { replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "./wo
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
 import { utcDays } from "../samples/sample-writer.ts";
-import { type RecordBatch, type WriteSummary } from "../record-batches.ts";
+import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** One GPS fix of a workout's route. */
 export interface RoutePointRecord {
