@@ -1,7 +1,7 @@
 import type { DbClient } from "../platform/index.ts";
 
-// The rows of a tenant being deleted (services/tenant-deletions.ts). Each user's own rows go
-// through the user deletion's steps (services/user-erasure.ts); these are the tenant's.
+// The rows of a tenant being deleted (erasure/tenant-deletions.ts). Each user's own rows go
+// through the user deletion's steps (erasure/user-erasure.ts); these are the tenant's.
 
 /** disabled_reason of the endpoints of a tenant being deleted. */
 export const TENANT_DELETED_REASON = "the tenant is being deleted";
@@ -37,7 +37,7 @@ export async function listUserIdsOfTenant(db: DbClient, tenantId: string, limit:
 
 /**
  * Disables every endpoint of the tenant: no delivery is created for them any more, and one
- * already queued is parked without an attempt (webhook-delivery-attempt.ts).
+ * already queued is parked without an attempt (webhooks/delivery-attempt.ts).
  */
 export async function disableEndpointsOfTenant(db: DbClient, tenantId: string): Promise<void> {
   await db.webhookEndpoint.updateMany({ where: { tenantId }, data: { status: "disabled", disabledReason: TENANT_DELETED_REASON } });

@@ -46,7 +46,7 @@ export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), 
  * Writes every list of a bundle through its writer (in the caller's transaction), then
  * applies the deletions it reports, and adds what changed. Records of a category the user
  * revoked for the provider are skipped here, the one place every upload, pull and self
- * report is written (services/consents-enforcement.ts).
+ * report is written (sharing/consent-enforcement.ts).
  */
 export async function writeParsedRecords(db: DbClient, batch: RecordBatch, records: ParsedRecords, changes: BundleChanges): Promise<void> {
   const consented = await dropRevokedRecords(db, batch, records);

@@ -2,7 +2,7 @@
  * The merged view's rule for counts (match-kinds.ts: intervals overlap; a record of no
  * length counts as one millisecond long), applied in memory to one metric's records: a
  * record is left out when any better ranked stream has an overlapping record, whether or
- * not that one is itself left out (no chains), as repositories/merge-sql.ts does in SQL.
+ * not that one is itself left out (no chains), as records/merge/merge-sql-repository.ts does in SQL.
  */
 export interface RankedInterval {
   /** Epoch milliseconds. */

@@ -226,7 +226,7 @@ export interface SampleBucketRow {
 /**
  * count, sum, min and max of a type's samples in the merged view, per interval (given by its
  * boundaries, sorted) and per provider, with no cap: a share's daily aggregates of millions of
- * samples. The merged view's rule (merge-sql.ts, match-kinds.ts) is computed with two window
+ * samples. The merged view's rule (merge/merge-sql-repository.ts, merge/match-kinds.ts) is computed with two window
  * passes over the type's samples in time order instead of a probe per sample: for each rank r
  * of the streams, the latest start (readings) or end (counts) among samples of better ranked
  * streams up to each sample, and the earliest start from it on. A reading is left out when one
