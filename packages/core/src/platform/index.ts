@@ -2,8 +2,6 @@ export { startClientSpan } from "./client-span.ts";
 export * from "./crypto/index.ts";
 export { decryptJwe, encryptJwe, JWE_KEY_BYTES } from "./crypto/jwe.ts";
 export { hashPasscode, verifyPasscode } from "./crypto/passcode.ts";
-export { type Sealer } from "./crypto/sealer.ts";
-export { SecretUnsealable } from "./crypto/secret-unsealable.ts";
 export { CreatedAtCursor, decodeCursor, encodeCursor, type Page, toPage } from "./cursor.ts";
 export { pingDatabase } from "./db/database-ping-repository.ts";
 export { type DbClient } from "./db/db-client.ts";
@@ -15,7 +13,6 @@ export { APP_ERRORS, type AppErrorCode, appErrorCodeForStatus, appErrorCodeForTr
 export { type Problem, PROBLEM_CONTENT_TYPE, toProblem } from "./errors/problem.ts";
 export { serviceUnavailableError } from "./errors/service-unavailable.ts";
 export * from "./raw-store/index.ts";
-export { rawObjectSource, type RawObjectSource, type RawStore } from "./raw-store/raw-store.ts";
 export { generateSecret, hashSecret, SECRET_PREFIXES, secretKind } from "./secrets.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
 export { isTimeZone, localDate } from "./time-zones.ts";
