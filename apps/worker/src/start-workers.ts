@@ -5,6 +5,7 @@ import { registerUserDelete } from "./handlers/user-delete.ts";
 import { registerTenantDelete } from "./handlers/tenant-delete.ts";
 import { registerProviderErase } from "./handlers/provider-erase.ts";
 import { registerConsentRevoke } from "./handlers/consent-revoke.ts";
+import { registerPartitionsMaintain } from "./handlers/partitions-maintain.ts";
 import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
 import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
 import { registerSyncPlan } from "./handlers/sync-plan.ts";
@@ -13,6 +14,7 @@ import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
 export async function startWorkers(deps: WorkerDeps): Promise<void> {
+  await registerPartitionsMaintain(deps);
   await registerUserDelete(deps);
   await registerTenantDelete(deps);
   await registerEtlRawObject(deps);

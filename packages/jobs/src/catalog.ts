@@ -59,6 +59,12 @@ export const JOB_CATALOG = {
     payload: z.object({}),
     options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
   },
+  // Daily, and at worker start: the monthly partitions of the time-partitioned tables are
+  // made three months ahead (core's platform/db/partitions.ts).
+  "partitions-maintain": {
+    payload: z.object({}),
+    options: { retryLimit: 3, retryDelay: 60, expireInSeconds: 15 * 60 },
+  },
   // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   "webhook-cleanup": {
     payload: z.object({}),

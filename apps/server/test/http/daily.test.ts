@@ -281,7 +281,7 @@ describe("derived daily totals", () => {
     await writeSamples(svc, user, "garmin", [steps("2026-03-01T12:00:00Z", "2026-03-01T12:10:00Z", 500, { source: "garmin" })]);
     expect(await daily(user)).toEqual([sent]);
     // Deriving for the day again leaves the sent summary alone, even with no samples left.
-    await svc.db.quantitySample.deleteMany({ where: { userId: user } });
+    await svc.db.$executeRaw`DELETE FROM quantity_sample_chunks WHERE user_id = ${user}::uuid`;
     await svc.db.$transaction((tx) => refreshDerivedDailyTotals(tx, user, "garmin", ["2026-03-01"]));
     expect(await daily(user)).toEqual([sent]);
   });
@@ -302,7 +302,7 @@ describe("derived daily totals", () => {
     const changed = await daily(user);
     expect(changed).toMatchObject([{ id: first[0]!.id, steps: 170 }]);
 
-    await svc.db.quantitySample.deleteMany({ where: { userId: user } });
+    await svc.db.$executeRaw`DELETE FROM quantity_sample_chunks WHERE user_id = ${user}::uuid`;
     await svc.db.$transaction((tx) => refreshDerivedDailyTotals(tx, user, "apple_health", ["2026-03-01"]));
     expect(await daily(user)).toEqual([]);
   });

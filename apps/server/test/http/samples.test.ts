@@ -130,19 +130,23 @@ describe("tombstones", () => {
   });
 });
 
-describe("planner statistics", () => {
-  it("are refreshed by a bulk write, so a read right after an import gets index plans", async () => {
+describe("storage", () => {
+  it("groups a series' samples per hour, and a read right after the import pages them in order", async () => {
     const user = await createUser(svc, key);
     const start = Date.parse("2025-06-01T00:00:00Z");
-    const before = await svc.db.$queryRaw<Array<{ rows: number }>>`SELECT reltuples::float8 AS rows FROM pg_class WHERE relname = 'quantity_samples'`;
     await writeSamples(
       svc,
       user,
       "garmin",
-      Array.from({ length: 20_000 }, (_, i) => ({ type: "heart_rate", value: 60, start_date: new Date(start + i * 5000), source: "garmin" })),
+      Array.from({ length: 20_000 }, (_, i) => ({ type: "heart_rate", value: 60 + (i % 7), start_date: new Date(start + i * 5000), source: "garmin" })),
     );
-    const after = await svc.db.$queryRaw<Array<{ rows: number }>>`SELECT reltuples::float8 AS rows FROM pg_class WHERE relname = 'quantity_samples'`;
-    expect(after[0]!.rows).toBeGreaterThanOrEqual(20_000);
-    expect(after[0]!.rows).toBeGreaterThan(before[0]!.rows);
+    // 20,000 samples 5 s apart span 27.8 hours: one row per hour.
+    const [chunks] = await svc.db.$queryRaw<Array<{ rows: number; samples: number }>>`
+      SELECT count(*)::int AS rows, sum(sample_count)::int AS samples FROM quantity_sample_chunks WHERE user_id = ${user}::uuid`;
+    expect(chunks).toEqual({ rows: 28, samples: 20_000 });
+    const page = await svc.call(`/v1/users/${user}/samples?type=heart_rate&start=2025-06-01T10:00:00Z&limit=1000`, { key });
+    expect(page.body.data).toHaveLength(1000);
+    expect(page.body.data[0]).toMatchObject({ start_date: "2025-06-01T10:00:00.000Z", value: 60 + (7200 % 7) });
+    expect(page.body.data[999].start_date).toBe(new Date(Date.parse("2025-06-01T10:00:00Z") + 999 * 5000).toISOString());
   });
 });

@@ -45,16 +45,17 @@ export async function deleteConsentRows(db: DbClient, target: ConsentDeletionTar
   const limitOf = (batch: number) => (limited ? Prisma.sql`LIMIT ${batch}` : Prisma.empty);
   let deleted = 0;
   const typed = [
-    { table: "quantity_samples", types: target.quantityTypes },
-    { table: "category_samples", types: target.categoryTypes },
+    // A series takes its chunks of samples with it.
+    { table: "quantity_sample_series", types: target.quantityTypes, batch: 10 },
+    { table: "category_samples", types: target.categoryTypes, batch: TYPED_BATCH },
   ];
-  for (const { table, types } of typed) {
+  for (const { table, types, batch } of typed) {
     if (types.length === 0) continue;
     const t = Prisma.raw(table);
     deleted += await db.$executeRaw`
       DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
         SELECT ctid FROM ${t} WHERE user_id = ${userId}::uuid AND provider = ${provider} AND type = ANY(${[...types]}::text[])
-        ${limitOf(TYPED_BATCH)}))`;
+        ${limitOf(batch)}))`;
   }
   for (const table of target.wholeTables) {
     const t = Prisma.raw(table);

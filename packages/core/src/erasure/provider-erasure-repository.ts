@@ -13,7 +13,8 @@ export interface ErasureTarget {
  * intervals and HRV results, ECG voltages (smaller batches for the tables with parts).
  */
 const ERASED_TABLES = [
-  { table: "quantity_samples", batch: 10_000 },
+  // A series takes its chunks of samples with it.
+  { table: "quantity_sample_series", batch: 10 },
   { table: "quantity_sample_streams", batch: 10_000 },
   { table: "category_samples", batch: 10_000 },
   { table: "sleep_sessions", batch: 1_000 },

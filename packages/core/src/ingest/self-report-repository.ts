@@ -1,16 +1,20 @@
 import type { DbClient } from "../platform/index.ts";
 
 /**
- * The types of the user's stored samples of `provider` among `types` whose dedupe key is
- * one of `dedupeKeys` (one row per stored sample): tells which report ids are taken by
+ * The types of the user's stored samples of `provider` among `types` whose provider id is
+ * one of `externalIds` (one row per stored sample): tells which report ids are taken by
  * which kind.
  */
-export function findSampleTypesByDedupeKey(
+export function findSampleTypesByExternalId(
   db: DbClient,
-  q: { userId: string; provider: string; types: readonly string[]; dedupeKeys: readonly string[] },
-): Promise<Array<{ dedupe_key: string; type: string }>> {
-  return db.$queryRaw<Array<{ dedupe_key: string; type: string }>>`
-    SELECT dedupe_key, type FROM quantity_samples
-    WHERE user_id = ${q.userId}::uuid AND type = ANY(${q.types}::text[]) AND provider = ${q.provider}
-      AND dedupe_key = ANY(${q.dedupeKeys}::text[])`;
+  q: { userId: string; provider: string; types: readonly string[]; externalIds: readonly string[] },
+): Promise<Array<{ external_id: string; type: string }>> {
+  return db.$queryRaw<Array<{ external_id: string; type: string }>>`
+    SELECT u.external_id, r.type
+    FROM quantity_sample_series r
+    JOIN quantity_sample_chunks c ON c.user_id = r.user_id AND c.series_id = r.id
+      AND c.external_id_hashes && (SELECT array_agg(hashtextextended(id, 0)) FROM unnest(${[...q.externalIds]}::text[]) id)
+    CROSS JOIN LATERAL unnest(c.external_ids, c.sample_values) u(external_id, value)
+    WHERE r.user_id = ${q.userId}::uuid AND r.provider = ${q.provider} AND r.type = ANY(${[...q.types]}::text[])
+      AND u.value IS NOT NULL AND u.external_id = ANY(${[...q.externalIds]}::text[])`;
 }

@@ -5,7 +5,6 @@ import {
   emptyParsedRecords,
   isSelfReportKind,
   type QuantitySampleRecord,
-  recordIdentity,
   SELF_REPORT_KIND_NAMES,
   SELF_REPORT_KINDS,
   type SelfReportKindName,
@@ -13,7 +12,7 @@ import {
 } from "../records/index.ts";
 import { AppError, type DbClient, isTimeZone } from "../platform/index.ts";
 import { erasureRunning, lockUserForUpload, requireProviderOnForTenant, type UserRow } from "../identity/index.ts";
-import { findSampleTypesByDedupeKey } from "./self-report-repository.ts";
+import { findSampleTypesByExternalId } from "./self-report-repository.ts";
 import { listRevokedCategories } from "../sharing/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";
@@ -123,25 +122,22 @@ function checkSelfReports(userId: string, inputs: readonly SelfReportInput[]): C
 
 /** 409 when an id is already a stored report of another kind: a report keeps its kind. */
 async function requireKeptKinds(db: DbClient, userId: string, reports: readonly CheckedReport[]): Promise<void> {
-  const stored = await findSampleTypesByDedupeKey(db, {
+  const stored = await findSampleTypesByExternalId(db, {
     userId,
     provider: SELF_REPORT_PROVIDER,
     types: SELF_REPORT_KIND_NAMES.map(selfReportType),
-    dedupeKeys: reports.map(dedupeKeyOf),
+    externalIds: reports.map((report) => report.id),
   });
-  const typesByKey = new Map<string, string[]>();
-  for (const row of stored) typesByKey.set(row.dedupe_key, [...(typesByKey.get(row.dedupe_key) ?? []), row.type]);
+  const typesById = new Map<string, string[]>();
+  for (const row of stored) typesById.set(row.external_id, [...(typesById.get(row.external_id) ?? []), row.type]);
   const taken = reports.flatMap((report, index) => {
-    const types = typesByKey.get(dedupeKeyOf(report)) ?? [];
+    const types = typesById.get(report.id) ?? [];
     return types.some((type) => type !== selfReportType(report.kind)) ? [`reports.${index}.id`] : [];
   });
   if (taken.length > 0) {
     throw new AppError("conflict", `${taken.join(", ")}: already the id of a report of another kind; a report keeps its kind, so send another kind with a new id.`);
   }
 }
-
-const dedupeKeyOf = (report: CheckedReport) =>
-  recordIdentity({ externalId: report.id, start: report.start, end: report.end, device: null, sourceName: null });
 
 const toSampleRecord = (report: CheckedReport): QuantitySampleRecord => ({
   type: selfReportType(report.kind),

@@ -7,6 +7,7 @@ export { pingDatabase } from "./db/database-ping-repository.ts";
 export { type DbClient } from "./db/db-client.ts";
 export { isUniqueViolation } from "./db/prisma-errors.ts";
 export { analyzeAfterBulkWrite } from "./db/table-statistics.ts";
+export { ensurePartitionsAhead, MONTHS_AHEAD, PARTITIONED_TABLES } from "./db/partitions.ts";
 export { AppError, isAppError } from "./errors/app-error.ts";
 export { databaseUnavailableError, isDatabaseUnavailable } from "./errors/database-unavailable.ts";
 export { APP_ERRORS, type AppErrorCode, appErrorCodeForStatus, appErrorCodeForTrpc } from "./errors/error-table.ts";

@@ -3,7 +3,6 @@ import type { DbClient } from "../platform/index.ts";
 
 /** The record kinds coverage counts, each with its table and the time that places it on a day. */
 export const COVERED_KINDS = {
-  quantity_samples: { table: "quantity_samples", time: "start_date" },
   category_samples: { table: "category_samples", time: "start_date" },
   sleep_sessions: { table: "sleep_sessions", time: "bedtime_start" },
   workouts: { table: "workouts", time: "start_date" },
@@ -12,7 +11,7 @@ export const COVERED_KINDS = {
   ecg_recordings: { table: "ecg_recordings", time: "start_date" },
 } as const;
 
-export type CoveredKind = keyof typeof COVERED_KINDS | "daily_summaries";
+export type CoveredKind = keyof typeof COVERED_KINDS | "quantity_samples" | "daily_summaries";
 
 export interface CoverageRow {
   kind: CoveredKind;
@@ -34,10 +33,23 @@ export function countRecordsPerDay(
       WHERE user_id = ${q.userId}::uuid AND ${Prisma.raw(time)} >= ${q.start} AND ${Prisma.raw(time)} < ${q.end}${provider}
       GROUP BY 2, 3`,
   );
+  // Samples lie grouped per hour: a chunk inside the window counts whole, one at its edges sample by sample.
+  const samples = Prisma.sql`
+    SELECT 'quantity_samples' AS kind, r.provider, to_char(c.hour AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+      sum(CASE WHEN c.hour >= ${q.start} AND c.hour + interval '1 hour' <= ${q.end} THEN c.sample_count
+        ELSE (SELECT count(*) FROM unnest(c.start_offsets, c.sample_values) u(start_offset, value)
+          WHERE u.value IS NOT NULL AND c.hour + u.start_offset * interval '1 millisecond' >= ${q.start}
+            AND c.hour + u.start_offset * interval '1 millisecond' < ${q.end}) END)::int AS count
+    FROM quantity_sample_series r
+    JOIN quantity_sample_chunks c ON c.user_id = r.user_id AND c.series_id = r.id
+      AND c.hour >= date_trunc('hour', ${q.start}::timestamptz, 'UTC') AND c.hour < ${q.end}
+    WHERE r.user_id = ${q.userId}::uuid${q.provider === undefined ? Prisma.empty : Prisma.sql` AND r.provider = ${q.provider}`}
+    GROUP BY 2, 3
+    HAVING sum(c.sample_count) > 0`;
   const daily = Prisma.sql`
     SELECT 'daily_summaries' AS kind, provider, to_char(date, 'YYYY-MM-DD') AS day, count(*)::int AS count
     FROM daily_summaries
     WHERE user_id = ${q.userId}::uuid AND NOT derived AND date >= ${q.start}::date AND date < ${q.end}::date${provider}
     GROUP BY 2, 3`;
-  return db.$queryRaw<CoverageRow[]>`${Prisma.join([...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
+  return db.$queryRaw<CoverageRow[]>`${Prisma.join([samples, ...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
 }

@@ -16,6 +16,7 @@ export interface CoverageDto {
 }
 
 const emptyCounts = (): RecordCounts => ({
+  quantity_samples: 0,
   ...(Object.fromEntries(Object.keys(COVERED_KINDS).map((kind) => [kind, 0])) as Record<keyof typeof COVERED_KINDS, number>),
   daily_summaries: 0,
 });

@@ -10,19 +10,6 @@ const OTHER_RECORD_TABLES = [
   "ecg_recordings",
 ] as const;
 
-export interface DeletedSample {
-  type: string;
-  start_date: Date;
-}
-
-/** Deletes the provider's quantity samples with these dedupe keys; returns their types and starts. */
-export function deleteQuantitySamplesByDedupeKeys(db: DbClient, batch: { userId: string; provider: string }, dedupeKeys: readonly string[]) {
-  return db.$queryRaw<DeletedSample[]>`
-    DELETE FROM quantity_samples
-    WHERE user_id = ${batch.userId}::uuid AND provider = ${batch.provider} AND dedupe_key = ANY(${dedupeKeys as string[]}::text[])
-    RETURNING type, start_date`;
-}
-
 /** Deletes the provider's category samples with these dedupe keys; returns their types. */
 export function deleteCategorySamplesByDedupeKeys(db: DbClient, batch: { userId: string; provider: string }, dedupeKeys: readonly string[]) {
   return db.$queryRaw<Array<{ type: string }>>`

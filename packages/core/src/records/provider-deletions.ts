@@ -2,12 +2,12 @@ import type { DbClient } from "../platform/index.ts";
 import {
   deleteCategorySamplesByDedupeKeys,
   deleteOtherRecordsByDedupeKeys,
-  deleteQuantitySamplesByDedupeKeys,
 } from "./provider-deletion-repository.ts";
+import { deleteSamplesByExternalIds } from "./samples/sample-chunks.ts";
 import { insertAnyKindTombstones } from "./tombstone-repository.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "./daily/daily-totals.ts";
 import { MENSTRUAL_FLOW, recomputeMenstrualCycles } from "./menstrual-cycles/menstrual-cycles.ts";
-import { externalIdentity } from "./samples/sample-writer.ts";
+import { externalIdentity } from "./samples/sample-identity.ts";
 
 /**
  * Applies what a provider reported deleted (HealthKit deleted objects, Health Connect
@@ -25,7 +25,7 @@ export async function applyProviderDeletions(
   const dedupeKeys = [...new Set(externalIds)].map(externalIdentity);
   await insertAnyKindTombstones(db, batch, dedupeKeys);
 
-  const samples = await deleteQuantitySamplesByDedupeKeys(db, batch, dedupeKeys);
+  const samples = await deleteSamplesByExternalIds(db, batch, [...new Set(externalIds)]);
   const sampleTypes = new Set(samples.map((sample) => sample.type));
   if (affectsDailyTotals(sampleTypes)) {
     const days = new Set(samples.map((sample) => sample.start_date.toISOString().slice(0, 10)));

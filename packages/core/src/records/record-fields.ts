@@ -1,5 +1,5 @@
 import { isTimeZone } from "../platform/index.ts";
-import { recordIdentity } from "./samples/sample-writer.ts";
+import { recordIdentity } from "./samples/sample-identity.ts";
 
 /**
  * Fields every record kind a parser produces carries about where it came from (daily

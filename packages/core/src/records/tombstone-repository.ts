@@ -24,3 +24,18 @@ export async function insertAnyKindTombstones(db: DbClient, batch: { userId: str
     FROM unnest(${dedupeKeys as string[]}::text[]) AS key
     ON CONFLICT (user_id, provider, record_kind, dedupe_key) DO NOTHING`;
 }
+
+/** Which of `dedupeKeys` the provider deleted (records of `recordKind` or of any kind). */
+export async function listTombstonedKeys(
+  db: DbClient,
+  batch: { userId: string; provider: string },
+  recordKind: string,
+  dedupeKeys: readonly string[],
+): Promise<Set<string>> {
+  if (dedupeKeys.length === 0) return new Set();
+  const rows = await db.$queryRaw<Array<{ dedupe_key: string }>>`
+    SELECT dedupe_key FROM provider_tombstones
+    WHERE user_id = ${batch.userId}::uuid AND provider = ${batch.provider} AND record_kind IN (${recordKind}, ${ANY_RECORD_KIND})
+      AND dedupe_key = ANY(${dedupeKeys as string[]}::text[])`;
+  return new Set(rows.map((row) => row.dedupe_key));
+}

@@ -20,9 +20,20 @@ export function listRecordZones(
       : Prisma.sql`UNION ALL
         SELECT z.zone FROM unnest(${[...q.sampleTypes]}::text[]) t(type)
         CROSS JOIN LATERAL (
-          SELECT s.metadata->>'timezone' AS zone FROM quantity_samples s
-          WHERE s.user_id = ${q.userId}::uuid AND s.type = t.type AND s.start_date >= ${q.start} AND s.start_date < ${q.end}
-          ORDER BY s.start_date DESC
+          SELECT coalesce(r.timezone, u.metadata->>'timezone') AS zone
+          FROM (
+            -- The latest chunks first: each holds at least one sample.
+            SELECT c.* FROM quantity_sample_series r0
+            JOIN quantity_sample_chunks c ON c.user_id = r0.user_id AND c.series_id = r0.id
+              AND c.hour >= date_trunc('hour', ${q.start}::timestamptz, 'UTC') AND c.hour < ${q.end}
+            WHERE r0.user_id = ${q.userId}::uuid AND r0.type = t.type
+            ORDER BY c.hour DESC LIMIT ${SAMPLES_PER_TYPE}
+          ) c
+          JOIN quantity_sample_series r ON r.user_id = c.user_id AND r.id = c.series_id
+          CROSS JOIN LATERAL unnest(c.start_offsets, c.sample_values, c.metadata) u(start_offset, value, metadata)
+          WHERE u.value IS NOT NULL AND c.hour + u.start_offset * interval '1 millisecond' >= ${q.start}
+            AND c.hour + u.start_offset * interval '1 millisecond' < ${q.end}
+          ORDER BY c.hour + u.start_offset * interval '1 millisecond' DESC
           LIMIT ${SAMPLES_PER_TYPE}
         ) z`;
   return db.$queryRaw<Array<{ zone: string; records: number }>>`

@@ -1,7 +1,6 @@
 import { Temporal } from "temporal-polyfill";
 import {
   findQuantityType,
-  MATCH_WINDOW_SECONDS,
   matchKindOfType,
   mergedSampleBucketAggregates,
   rankedSampleStreams,
@@ -43,11 +42,7 @@ export async function dayAggregatesOf(
   const kind = matchKindOfType(q.type).kind;
   if (kind !== "counts" && kind !== "readings") return [];
   const streams = await rankedSampleStreams(db, userId, q.type);
-  const windowSeconds = MATCH_WINDOW_SECONDS.readings ?? 0;
-  // How far outside the window a sample can still outrank one inside: the match window of
-  // readings, the longest sample of counts.
-  const padMs = (kind === "readings" ? windowSeconds : Math.max(0, ...streams.map((stream) => stream.maxDurationSeconds)) + 1) * 1000;
-  const rows = await mergedSampleBucketAggregates(db, { userId, type: q.type, start: q.start, end: q.end, padMs }, boundaries, { streams, kind, windowSeconds });
+  const rows = await mergedSampleBucketAggregates(db, { userId, type: q.type, start: q.start, end: q.end }, boundaries, { streams, kind });
 
   const days = new Map<number, DayAggregate>();
   for (const row of rows) {

@@ -2,7 +2,7 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "./db-client.ts";
 
 /** The record tables the merged view joins to themselves, where stale statistics hurt most. */
-export type RecordTable = "quantity_samples" | "category_samples";
+export type RecordTable = "category_samples";
 
 /**
  * Refreshes a table's planner statistics after a write that grew it by more than a tenth

@@ -267,3 +267,16 @@ function dropFloatNoise(value: number): number {
 function quote(unit: string): string {
   return JSON.stringify(unit.length > 40 ? `${unit.slice(0, 40)}…` : unit);
 }
+
+/**
+ * A value in the storage unit of its type converted back to `unit` (as toStorageUnit took
+ * it); undefined when the unit is not one toStorageUnit converts from.
+ */
+export function fromStorageUnit(type: QuantityType, value: number, unit: string): number | undefined {
+  const code = toUcumCode(type, unit.trim());
+  if (code === undefined) return undefined;
+  if (code === type.ucum_unit) return value;
+  const result = utils.convertUnitTo(type.ucum_unit, value, code, { molecularWeight: MOLAR_MASS[type.name] ?? null });
+  if (result.status !== "succeeded" || result.toVal === null || !Number.isFinite(result.toVal)) return undefined;
+  return dropFloatNoise(result.toVal);
+}

@@ -5,7 +5,7 @@ import {
   upsertDailySummaries,
   type DailySummaryWrite,
 } from "./daily-summary-repository.ts";
-import { listProviderSamplesForTotals } from "./sample-total-repository.ts";
+import { listProviderSamplesForTotals } from "../samples/quantity-sample-repository.ts";
 import { keepMergedCounts } from "../merge/merged-counts.ts";
 import { listSampleStreams } from "../samples/sample-stream-repository.ts";
 import { rankStreamsForMetric } from "../merge/source-orders.ts";

@@ -24,14 +24,17 @@ export interface MergeTable {
 /** Every record of a stream missing from `streams` ranks last (never expected: streams are written with records). */
 export const UNRANKED = 2_000_000_000;
 
-/** `streams(source_key, provider, on_body, rank, max_duration_seconds)` from the ranked streams. */
+/**
+ * `streams(source_key, provider, on_body, rank, max_duration_seconds, position)` from the
+ * ranked streams; position is 1 for the first of `streams`.
+ */
 export function streamsCte(streams: readonly SqlStream[]): Prisma.Sql {
   return Prisma.sql`streams AS (
     SELECT * FROM unnest(
       ${streams.map((s) => s.sourceKey)}::text[], ${streams.map((s) => s.provider)}::text[],
       ${streams.map((s) => s.onBody)}::boolean[], ${streams.map((s) => s.rank)}::int[],
       ${streams.map((s) => s.maxDurationSeconds)}::int[]
-    ) AS t(source_key, provider, on_body, rank, max_duration_seconds)
+    ) WITH ORDINALITY AS t(source_key, provider, on_body, rank, max_duration_seconds, position)
   )`;
 }
 

@@ -1,31 +1,14 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
-import { mergeConditions, rankOfRecord, streamsCte, UNRANKED, type SqlStream } from "../merge/merge-sql-repository.ts";
-import { notTombstoned } from "../tombstone-repository.ts";
-import type { MatchKind } from "../merge/match-kinds.ts";
+import { streamsCte, UNRANKED, type SqlStream } from "../merge/merge-sql-repository.ts";
+import { MATCH_WINDOW_SECONDS, type MatchKind } from "../merge/match-kinds.ts";
 import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
+import { SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
 
-/** A normalized sample ready to store (values already in the storage unit). */
-export interface QuantitySampleWrite {
-  type: string;
-  value: number;
-  unit: string;
-  startDate: Date;
-  endDate: Date;
-  sourceName: string | null;
-  sourceBundleId: string | null;
-  deviceModel: string | null;
-  productType: string | null;
-  externalId: string | null;
-  isPrimarySource: boolean;
-  wasUserEntered: boolean;
-  metadata: Record<string, unknown>;
-  source: string | null;
-  sourceKey: string;
-  device: string | null;
-  onBody: boolean;
-  dedupeKey: string;
-}
+/**
+ * Reads of quantity samples, which are stored grouped (sample-chunk-repository.ts): every
+ * query unnests the chunks of the hours it needs, read through the user's series of a type.
+ */
 
 export interface QuantitySampleRow {
   id: bigint;
@@ -41,7 +24,10 @@ export interface QuantitySampleRow {
   external_id: string | null;
   is_primary_source: boolean;
   was_user_entered: boolean;
+  /** The sample's own metadata (provider fields); the series adds timezone and original_unit. */
   metadata: Record<string, unknown>;
+  timezone: string | null;
+  original_unit: string | null;
   provider: string;
   source: string | null;
   device: string | null;
@@ -50,99 +36,207 @@ export interface QuantitySampleRow {
   outranked?: Array<{ provider: string; source: string }>;
 }
 
-const SAMPLE_COLUMNS = Prisma.sql`s.id, s.type, s.value, s.unit, s.start_date, s.end_date, s.source_name,
-  s.source_bundle_id, s.device_model, s.product_type, s.external_id, s.is_primary_source,
-  s.was_user_entered, s.metadata, s.provider, s.source, s.device, s.ingested_at`;
+const HOUR_MS = 3_600_000;
+const floorHour = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 
-/**
- * Inserts new samples and updates stored ones whose value or details changed; a sample
- * the provider deleted (tombstone) is not stored again. Returns how many rows were
- * inserted and updated, and the type and times of each (unchanged ones are neither). The batch must hold each dedupe key once.
- */
-export async function upsertQuantitySamples(
-  db: DbClient,
-  batch: { userId: string; provider: string; rawObjectId: string | null },
-  samples: readonly QuantitySampleWrite[],
-): Promise<{ inserted: number; updated: number; changed: Array<{ type: string; start_date: Date; end_date: Date }> }> {
-  if (samples.length === 0) return { inserted: 0, updated: 0, changed: [] };
-  const column = <K extends keyof QuantitySampleWrite>(key: K) => samples.map((s) => s[key]);
-  const rows = await db.$queryRaw<Array<{ inserted: boolean; type: string; start_date: Date; end_date: Date }>>`
-    INSERT INTO quantity_samples AS q (user_id, provider, raw_object_id, type, value, unit, start_date, end_date,
-      source_name, source_bundle_id, device_model, product_type, external_id, is_primary_source,
-      was_user_entered, metadata, source, source_key, device, on_body, dedupe_key)
-    SELECT ${batch.userId}::uuid, ${batch.provider}, ${batch.rawObjectId}::uuid, n.*
-    FROM unnest(${column("type")}::text[], ${column("value")}::float8[], ${column("unit")}::text[],
-      ${column("startDate")}::timestamptz[], ${column("endDate")}::timestamptz[], ${column("sourceName")}::text[],
-      ${column("sourceBundleId")}::text[], ${column("deviceModel")}::text[], ${column("productType")}::text[],
-      ${column("externalId")}::text[], ${column("isPrimarySource")}::boolean[], ${column("wasUserEntered")}::boolean[],
-      ${samples.map((s) => JSON.stringify(s.metadata))}::jsonb[], ${column("source")}::text[], ${column("sourceKey")}::text[],
-      ${column("device")}::text[], ${column("onBody")}::boolean[], ${column("dedupeKey")}::text[])
-      AS n(type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model, product_type,
-        external_id, is_primary_source, was_user_entered, metadata, source, source_key, device, on_body, dedupe_key)
-    WHERE ${notTombstoned(batch, "quantity_sample")}
-    ON CONFLICT (user_id, type, provider, dedupe_key) DO UPDATE SET
-      value = excluded.value, unit = excluded.unit, start_date = excluded.start_date, end_date = excluded.end_date,
-      source_name = excluded.source_name, source_bundle_id = excluded.source_bundle_id,
-      device_model = excluded.device_model, product_type = excluded.product_type, external_id = excluded.external_id,
-      is_primary_source = excluded.is_primary_source, was_user_entered = excluded.was_user_entered,
-      metadata = excluded.metadata, source = excluded.source, source_key = excluded.source_key,
-      device = excluded.device, on_body = excluded.on_body, raw_object_id = excluded.raw_object_id, ingested_at = now()
-    WHERE (q.value, q.unit, q.start_date, q.end_date, q.source_name, q.source_bundle_id, q.device_model,
-        q.product_type, q.external_id, q.is_primary_source, q.was_user_entered, q.metadata, q.source, q.device, q.on_body)
-      IS DISTINCT FROM (excluded.value, excluded.unit, excluded.start_date, excluded.end_date, excluded.source_name,
-        excluded.source_bundle_id, excluded.device_model, excluded.product_type, excluded.external_id,
-        excluded.is_primary_source, excluded.was_user_entered, excluded.metadata, excluded.source, excluded.device,
-        excluded.on_body)
-    RETURNING (xmax = 0) AS inserted, q.type, q.start_date, q.end_date`;
-  const inserted = rows.filter((row) => row.inserted).length;
-  return { inserted, updated: rows.length - inserted, changed: rows };
-}
+const SAMPLE_COLUMNS = Prisma.sql`id, type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model,
+  product_type, external_id, is_primary_source, was_user_entered, metadata, timezone, original_unit, provider, source,
+  device, ingested_at`;
 
-export interface SamplePageQuery extends TimePageQuery<AfterTimeBigint> {
+interface SeriesFilter {
+  userId: string;
   type: string;
   /** Provider filter (stats, derived totals); reads leave it out. */
   provider?: string | undefined;
 }
 
-function sampleFilters(q: SamplePageQuery): Prisma.Sql {
-  const parts = [Prisma.sql`s.user_id = ${q.userId}::uuid AND s.type = ${q.type}`];
-  if (q.start) parts.push(Prisma.sql`s.start_date >= ${q.start}`);
-  if (q.end) parts.push(Prisma.sql`s.start_date < ${q.end}`);
-  if (q.provider) parts.push(Prisma.sql`s.provider = ${q.provider}`);
-  if (q.after) parts.push(Prisma.sql`(s.start_date, s.id) > (${q.after.t}, ${q.after.id})`);
+/** `series`: the user's series of the type (and provider). */
+function seriesCte(q: SeriesFilter): Prisma.Sql {
+  return Prisma.sql`series AS (
+    SELECT * FROM quantity_sample_series
+    WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${q.provider ? Prisma.sql` AND provider = ${q.provider}` : Prisma.empty}
+  )`;
+}
+
+/**
+ * Every stored sample of `series` in chunks whose hour is in [fromHour, toHour] (SQL
+ * expressions), one row each, with the columns of QuantitySampleRow and source_key, on_body.
+ */
+function sampleRows(userId: string, fromHour: Prisma.Sql, toHour: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
+      c.hour + u.start_offset * interval '1 millisecond' AS start_date,
+      c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
+      r.source_name, r.source_bundle_id, r.device_model, r.product_type, u.external_id, r.is_primary_source,
+      r.was_user_entered, coalesce(u.metadata, '{}'::jsonb) AS metadata, r.timezone, r.original_unit, r.provider, r.source,
+      r.source_key, r.device, r.on_body, u.ingested_at
+    FROM series r
+    JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
+      AND c.hour >= ${fromHour} AND c.hour <= ${toHour}
+    CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.metadata)
+      WITH ORDINALITY AS u(start_offset, duration_ms, value, ingested_at, external_id, metadata, slot)
+    WHERE u.value IS NOT NULL
+  )`;
+}
+
+export interface SamplePageQuery extends TimePageQuery<AfterTimeBigint>, SeriesFilter {}
+
+function pageFilters(q: SamplePageQuery): Prisma.Sql {
+  const parts = [Prisma.sql`true`];
+  if (q.start) parts.push(Prisma.sql`start_date >= ${q.start}`);
+  if (q.end) parts.push(Prisma.sql`start_date < ${q.end}`);
+  if (q.after) parts.push(Prisma.sql`(start_date, id) > (${q.after.t}, ${q.after.id})`);
   return Prisma.join(parts, " AND ");
 }
 
-const SAMPLES_TABLE = { table: "quantity_samples", start: "start_date", end: "end_date", sameMetric: ["type"] };
+/** Where a page starts reading: the later of its start and its cursor. */
+function pageFrom(q: SamplePageQuery): Date | undefined {
+  if (q.after && q.start) return q.after.t > q.start ? q.after.t : q.start;
+  return q.after?.t ?? q.start;
+}
+
+/**
+ * `heads` and `cut`: the hour up to which chunks hold at least `n` samples after the page's
+ * first hour (infinity when all of them hold fewer), so a page reads only the chunks it needs.
+ */
+function pageCut(q: SamplePageQuery, n: number): Prisma.Sql {
+  const from = pageFrom(q);
+  return Prisma.sql`heads AS (
+      SELECT h.hour, h.sample_count FROM series r
+      CROSS JOIN LATERAL (
+        SELECT c.hour, c.sample_count FROM quantity_sample_chunks c
+        WHERE c.user_id = ${q.userId}::uuid AND c.series_id = r.id
+          ${from ? Prisma.sql`AND c.hour > ${floorHour(from)}` : Prisma.empty}
+          ${q.end ? Prisma.sql`AND c.hour < ${q.end}` : Prisma.empty}
+        ORDER BY c.hour LIMIT ${n}
+      ) h
+      ORDER BY h.hour LIMIT ${n}
+    ),
+    cut AS (
+      SELECT coalesce((
+        SELECT hour FROM (SELECT hour, sum(sample_count) OVER (ORDER BY hour) AS running FROM heads) x
+        WHERE running >= ${n} ORDER BY hour LIMIT 1
+      ), 'infinity'::timestamptz) AS last_hour
+    )`;
+}
 
 /** One page of samples of a type, oldest first; one row more than `limit`. */
 export function listQuantitySamples(db: DbClient, q: SamplePageQuery): Promise<QuantitySampleRow[]> {
+  const from = pageFrom(q);
   return db.$queryRaw<QuantitySampleRow[]>`
-    SELECT ${SAMPLE_COLUMNS} FROM quantity_samples s
-    WHERE ${sampleFilters(q)}
-    ORDER BY s.start_date, s.id
+    WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1)}
+    SELECT ${SAMPLE_COLUMNS}
+    FROM ${sampleRows(q.userId, from ? Prisma.sql`${floorHour(from)}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`, Prisma.sql`(SELECT last_hour FROM cut)`)} s
+    WHERE ${pageFilters(q)}
+    ORDER BY start_date, id
     LIMIT ${q.limit + 1}`;
 }
 
 /**
- * One page of the merged view: a sample is left out when a better ranked stream has a
- * matching sample; each kept sample lists the streams it outranked.
+ * How far around a sample the merged view looks for matching samples of other streams: the
+ * match window, or for kinds matched by overlap the longest sample of any stream.
  */
-export function listMergedQuantitySamples(
+function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): number {
+  const window = MATCH_WINDOW_SECONDS[kind];
+  if (window !== undefined) return window * 1000;
+  return Math.max(0, ...streams.map((s) => s.maxDurationSeconds)) * 1000 + 1;
+}
+
+/**
+ * The merged view over rows `s` (columns of sampleRows): `m` adds `keep` (no better ranked
+ * stream has a matching sample) and `outranked` (the worse ranked streams that have one).
+ * Matching is computed with window passes over the rows in time order, one pair per stream:
+ * the latest start (readings) or end (overlap) of the stream's samples up to each row and the
+ * earliest start from it on. A record of no length counts as one millisecond long.
+ */
+function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
+  const window = MATCH_WINDOW_SECONDS[kind];
+  const byWindow = window !== undefined;
+  const interval = Prisma.sql`make_interval(secs => ${window ?? 0})`;
+  const passes = streams.map((_, j) => {
+    const [p, n] = [Prisma.raw(`p${j}`), Prisma.raw(`n${j}`)];
+    return Prisma.sql`,
+      max(CASE WHEN stream = ${j}::int THEN ${byWindow ? Prisma.sql`t` : Prisma.sql`e`} END) OVER up AS ${p},
+      min(CASE WHEN stream = ${j}::int THEN t END) OVER down AS ${n}`;
+  });
+  const matched = (j: number) => {
+    const [p, n] = [Prisma.raw(`p${j}`), Prisma.raw(`n${j}`)];
+    return byWindow
+      ? Prisma.sql`(coalesce(${p} >= t - ${interval}, false) OR coalesce(${n} <= t + ${interval}, false))`
+      : Prisma.sql`(coalesce(${p} > t, false) OR coalesce(${n} < e, false))`;
+  };
+  const outranks = streams.map((s, j) => Prisma.sql`(rank > ${s.rank}::int AND ${matched(j)})`);
+  const outranked = streams.map(
+    (s, j) => Prisma.sql`(${s.rank}::int > rank AND ${matched(j)}, ${s.provider}::text, ${s.sourceKey}::text)`,
+  );
+  const none = streams.length === 0;
+  return Prisma.sql`ranked AS (
+      SELECT s.*, s.start_date AS t, greatest(s.end_date, s.start_date + interval '1 millisecond') AS e,
+        coalesce(x.rank, ${UNRANKED}::int) AS rank, coalesce(x.position::int - 1, -1) AS stream
+      FROM s
+      LEFT JOIN streams x ON x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body
+    ),
+    passes AS (
+      SELECT ranked.*${passes.length > 0 ? Prisma.join(passes, "") : Prisma.empty}
+      FROM ranked
+      WINDOW up AS (ORDER BY t RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+        down AS (ORDER BY t DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    ),
+    m AS (
+      SELECT passes.*,
+        ${none ? Prisma.sql`true` : Prisma.sql`NOT (${Prisma.join(outranks, " OR ")})`} AS keep,
+        ${
+          none
+            ? Prisma.sql`'[]'::jsonb`
+            : Prisma.sql`(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', v.provider, 'source', v.source)), '[]'::jsonb)
+                FROM (VALUES ${Prisma.join(outranked, ", ")}) v(hit, provider, source) WHERE v.hit)`
+        } AS outranked
+      FROM passes
+    )`;
+}
+
+/**
+ * One page of the merged view, oldest first: a sample is left out when a better ranked stream
+ * has a matching sample; each kept sample lists the streams it outranked. Reads the chunks
+ * up to the page's cut and the samples within the merge's reach around them; `more` is
+ * false when no chunk lies past what was read.
+ */
+export async function listMergedQuantitySamples(
   db: DbClient,
   q: SamplePageQuery,
   streams: readonly SqlStream[],
   kind: MatchKind,
-): Promise<QuantitySampleRow[]> {
-  const merge = mergeConditions(SAMPLES_TABLE, kind);
-  return db.$queryRaw<QuantitySampleRow[]>`
-    WITH ${streamsCte(streams)}
-    SELECT ${SAMPLE_COLUMNS}, ${merge.outranked} AS outranked
-    FROM quantity_samples s
-    ${rankOfRecord()}
-    WHERE ${sampleFilters(q)} AND ${merge.keep}
-    ORDER BY s.start_date, s.id
+): Promise<{ rows: QuantitySampleRow[]; readUpTo: Date | null }> {
+  const from = pageFrom(q);
+  const padMs = mergePadMs(kind, streams);
+  const pad = Prisma.sql`make_interval(secs => ${padMs / 1000})`;
+  const rows = await db.$queryRaw<Array<QuantitySampleRow & { last_hour: Date | null }>>`
+    WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1)},
+    s AS (
+      SELECT * FROM ${sampleRows(
+        q.userId,
+        from ? Prisma.sql`${floorHour(new Date(from.getTime() - padMs))}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`,
+        Prisma.sql`(SELECT last_hour + interval '1 hour' + ${pad} FROM cut)`,
+      )} rows
+    ),
+    ${mergedRows(streams, kind)}
+    SELECT ${SAMPLE_COLUMNS}, outranked,
+      (SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour END FROM cut) AS last_hour
+    FROM m
+    WHERE keep AND ${pageFilters(q)} AND start_date < (SELECT last_hour + interval '1 hour' FROM cut)
+    ORDER BY start_date, id
     LIMIT ${q.limit + 1}`;
+  if (rows.length === 0) {
+    const [cut] = await db.$queryRaw<Array<{ last_hour: Date | null }>>`
+      WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1)}
+      SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour END AS last_hour FROM cut`;
+    return { rows, readUpTo: cut?.last_hour ? new Date(cut.last_hour.getTime() + HOUR_MS) : null };
+  }
+  const lastHour = rows[0]!.last_hour;
+  return {
+    rows: rows.map(({ last_hour: _, ...row }) => row),
+    readUpTo: lastHour ? new Date(lastHour.getTime() + HOUR_MS) : null,
+  };
 }
 
 export interface StatsBucketRow {
@@ -162,25 +256,29 @@ export interface StatsBucketRow {
 /**
  * count, sum, min and max of the earliest `cap` matching samples per interval (given by
  * its boundaries, sorted) and per provider, source, device and unit. `matched` above
- * `cap` means the answer is truncated. `streams` set: the merged view.
+ * `cap` means the answer is truncated. `merged` set: the merged view.
  */
 export function sampleStatsBuckets(
   db: DbClient,
-  q: Omit<SamplePageQuery, "after" | "limit">,
+  q: SeriesFilter & { start: Date; end: Date },
   boundaries: readonly Date[],
   cap: number,
   merged: { streams: readonly SqlStream[]; kind: MatchKind } | undefined,
 ): Promise<StatsBucketRow[]> {
-  const filters = sampleFilters({ ...q, limit: cap });
-  const mergedParts = merged && mergeConditions(SAMPLES_TABLE, merged.kind);
+  const padMs = merged ? mergePadMs(merged.kind, merged.streams) : 0;
+  const rows = sampleRows(
+    q.userId,
+    Prisma.sql`${floorHour(new Date(q.start.getTime() - padMs))}::timestamptz`,
+    Prisma.sql`${new Date(q.end.getTime() + padMs)}::timestamptz`,
+  );
+  const source = merged ? Prisma.sql`m WHERE keep AND` : Prisma.sql`s WHERE`;
   return db.$queryRaw<StatsBucketRow[]>`
-    WITH ${merged ? Prisma.sql`${streamsCte(merged.streams)},` : Prisma.empty}
+    WITH ${seriesCte(q)}, ${merged ? Prisma.sql`${streamsCte(merged.streams)},` : Prisma.empty}
+    s AS (SELECT * FROM ${rows} rows)
+    ${merged ? Prisma.sql`, ${mergedRows(merged.streams, merged.kind)}` : Prisma.empty},
     matched AS (
-      SELECT s.id, s.start_date, s.provider, s.source_key, s.device, s.unit, s.value
-      FROM quantity_samples s
-      ${mergedParts ? rankOfRecord() : Prisma.empty}
-      WHERE ${filters}${mergedParts ? Prisma.sql` AND ${mergedParts.keep}` : Prisma.empty}
-      ORDER BY s.start_date, s.id
+      SELECT id, start_date, provider, source_key, device, unit, value FROM ${source} start_date >= ${q.start} AND start_date < ${q.end}
+      ORDER BY start_date, id
       LIMIT ${cap + 1}
     ),
     earliest AS (SELECT * FROM matched ORDER BY start_date, id LIMIT ${cap})
@@ -200,14 +298,16 @@ export async function listSampleStartTimes(
   db: DbClient,
   q: { userId: string; types: readonly string[]; from?: Date | undefined; start?: Date | undefined; end?: Date | undefined; limit: number },
 ): Promise<Date[]> {
-  const perType = q.types.map(
-    (type) => Prisma.sql`(SELECT DISTINCT s.start_date FROM quantity_samples s
-      WHERE s.user_id = ${q.userId}::uuid AND s.type = ${type}
-        ${q.from ? Prisma.sql`AND s.start_date >= ${q.from}` : Prisma.empty}
-        ${q.start ? Prisma.sql`AND s.start_date >= ${q.start}` : Prisma.empty}
-        ${q.end ? Prisma.sql`AND s.start_date < ${q.end}` : Prisma.empty}
-      ORDER BY s.start_date LIMIT ${q.limit})`,
-  );
+  const lower = [q.from, q.start].filter((t): t is Date => t !== undefined).reduce<Date | undefined>((a, b) => (a && a > b ? a : b), undefined);
+  const perType = q.types.map((type) => {
+    const page: SamplePageQuery = { userId: q.userId, type, start: lower, end: q.end, limit: q.limit - 1 };
+    return Prisma.sql`(
+      WITH ${seriesCte(page)}, ${pageCut(page, q.limit)}
+      SELECT DISTINCT start_date
+      FROM ${sampleRows(q.userId, lower ? Prisma.sql`${floorHour(lower)}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`, Prisma.sql`(SELECT last_hour FROM cut)`)} s
+      WHERE ${pageFilters(page)}
+      ORDER BY start_date LIMIT ${q.limit})`;
+  });
   const rows = await db.$queryRaw<Array<{ start_date: Date }>>`
     SELECT DISTINCT start_date FROM (${Prisma.join(perType, " UNION ALL ")}) t ORDER BY start_date LIMIT ${q.limit}`;
   return rows.map((row) => row.start_date);
@@ -226,57 +326,47 @@ export interface SampleBucketRow {
 /**
  * count, sum, min and max of a type's samples in the merged view, per interval (given by its
  * boundaries, sorted) and per provider, with no cap: a share's daily aggregates of millions of
- * samples. The merged view's rule (merge/merge-sql-repository.ts, merge/match-kinds.ts) is computed with two window
- * passes over the type's samples in time order instead of a probe per sample: for each rank r
- * of the streams, the latest start (readings) or end (counts) among samples of better ranked
- * streams up to each sample, and the earliest start from it on. A reading is left out when one
- * of those starts is within the match window; a count when a better one overlaps it (a record
- * of no length counts as one millisecond long). No chains, as in the merged view. Samples up
- * to `padMs` outside [start, end) are read too: they can outrank ones inside.
+ * samples. Samples within the merge's reach outside [start, end) are read too: they can
+ * outrank ones inside.
  */
 export function mergedSampleBucketAggregates(
   db: DbClient,
-  q: { userId: string; type: string; start: Date; end: Date; padMs: number },
+  q: { userId: string; type: string; start: Date; end: Date },
   boundaries: readonly Date[],
-  merged: { streams: readonly SqlStream[]; kind: "counts" | "readings"; windowSeconds: number },
+  merged: { streams: readonly SqlStream[]; kind: MatchKind },
 ): Promise<SampleBucketRow[]> {
-  const ranks = [...new Set(merged.streams.map((stream) => stream.rank))].sort((a, b) => a - b);
-  // A sample of rank r is compared with the samples of ranks below r; the best rank has none.
-  const thresholds = [...ranks.slice(1), UNRANKED];
-  const readings = merged.kind === "readings";
-  const window = Prisma.sql`make_interval(secs => ${merged.windowSeconds})`;
-  const passes = thresholds.map(
-    (rank, i) => Prisma.sql`,
-      max(CASE WHEN rank < ${rank}::int THEN ${readings ? Prisma.sql`t` : Prisma.sql`e`} END) OVER up AS ${Prisma.raw(`p${i}`)},
-      min(CASE WHEN rank < ${rank}::int THEN t END) OVER down AS ${Prisma.raw(`n${i}`)}`,
+  const padMs = mergePadMs(merged.kind, merged.streams);
+  const rows = sampleRows(
+    q.userId,
+    Prisma.sql`${floorHour(new Date(q.start.getTime() - padMs))}::timestamptz`,
+    Prisma.sql`${new Date(q.end.getTime() + padMs)}::timestamptz`,
   );
-  const outranked = thresholds.map((rank, i) => {
-    const [p, n] = [Prisma.raw(`p${i}`), Prisma.raw(`n${i}`)];
-    const matched = readings
-      ? Prisma.sql`coalesce(${p} >= t - ${window}, false) OR coalesce(${n} <= t + ${window}, false)`
-      : Prisma.sql`coalesce(${p} > t, false) OR coalesce(${n} < e, false)`;
-    return Prisma.sql` WHEN ${rank}::int THEN ${matched}`;
-  });
-  const [readFrom, readTo] = [new Date(q.start.getTime() - q.padMs), new Date(q.end.getTime() + q.padMs)];
   return db.$queryRaw<SampleBucketRow[]>`
-    WITH ${streamsCte(merged.streams)},
-    s AS (
-      SELECT s.start_date AS t, greatest(s.end_date, s.start_date + interval '1 millisecond') AS e, s.value, s.provider,
-        coalesce(x.rank, ${UNRANKED}::int) AS rank
-      FROM quantity_samples s
-      LEFT JOIN streams x ON x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body
-      WHERE s.user_id = ${q.userId}::uuid AND s.type = ${q.type} AND s.start_date >= ${readFrom} AND s.start_date < ${readTo}
-    ),
-    m AS (
-      SELECT t, e, value, provider, rank${Prisma.join(passes, "")}
-      FROM s
-      WINDOW up AS (ORDER BY t RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
-        down AS (ORDER BY t DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-    )
+    WITH ${seriesCte(q)}, ${streamsCte(merged.streams)},
+    s AS (SELECT * FROM ${rows} rows),
+    ${mergedRows(merged.streams, merged.kind)}
     SELECT width_bucket(t, ${boundaries}::timestamptz[]) AS bucket, provider,
       count(*)::int AS count, sum(value) AS sum, min(value) AS min, max(value) AS max
     FROM m
-    WHERE t >= ${q.start} AND t < ${q.end} AND NOT (CASE rank${Prisma.join(outranked, "")} ELSE false END)
+    WHERE keep AND t >= ${q.start} AND t < ${q.end}
     GROUP BY 1, 2
     ORDER BY 1, 2`;
+}
+
+/**
+ * One provider's samples of a type starting in [start, end), oldest first, with what derived
+ * daily totals need.
+ */
+export function listProviderSamplesForTotals(
+  db: DbClient,
+  q: { userId: string; provider: string; type: string; start: Date; end: Date },
+) {
+  return db.$queryRaw<
+    Array<{ start_date: Date; end_date: Date; value: number; source_key: string; source: string | null; device: string | null; on_body: boolean; timezone: string | null }>
+  >`
+    WITH ${seriesCte(q)}
+    SELECT start_date, end_date, value, source_key, source, device, on_body, coalesce(timezone, metadata->>'timezone') AS timezone
+    FROM ${sampleRows(q.userId, Prisma.sql`${floorHour(q.start)}::timestamptz`, Prisma.sql`${q.end}::timestamptz`)} s
+    WHERE start_date >= ${q.start} AND start_date < ${q.end}
+    ORDER BY start_date`;
 }

@@ -1,6 +1,8 @@
-import { findQuantityType, toStorageUnit } from "../catalog/index.ts";
-import { analyzeAfterBulkWrite, type DbClient, isTimeZone } from "../../platform/index.ts";
-import { upsertQuantitySamples, type QuantitySampleWrite } from "./quantity-sample-repository.ts";
+import { findQuantityType, fromStorageUnit, toStorageUnit } from "../catalog/index.ts";
+import { type DbClient, isTimeZone } from "../../platform/index.ts";
+import { type QuantitySampleWrite, storeSamples } from "./sample-chunks.ts";
+import { recordIdentity } from "./sample-identity.ts";
+import { listTombstonedKeys } from "../tombstone-repository.ts";
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "./sample-stream-repository.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "../daily/daily-totals.ts";
@@ -60,10 +62,11 @@ export async function writeQuantitySamples(
     (record) => normalizeSample(record, batch.provider),
     (sample) => `${sample.type}\u0000${sample.dedupeKey}`,
   );
-  const samples = [...partitioned.byIdentity.values()];
+  const tombstoned = await listTombstonedKeys(db, batch, "quantity_sample", [...partitioned.byIdentity.values()].map((s) => s.dedupeKey));
+  const samples = [...partitioned.byIdentity.values()].filter((s) => !tombstoned.has(s.dedupeKey));
   const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
   for (let i = 0; i < samples.length; i += CHUNK) {
-    const result = await upsertQuantitySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
+    const result = await storeSamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
     changed.inserted += result.inserted;
     changed.updated += result.updated;
     for (const row of result.changed) {
@@ -73,7 +76,6 @@ export async function writeQuantitySamples(
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
   await insertRejectedRecords(db, batch, partitioned.rejected);
-  await analyzeAfterBulkWrite(db, "quantity_samples", changed.inserted);
   if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changed.days]);
   return writeSummary(partitioned, changed);
 }
@@ -90,19 +92,25 @@ function normalizeSample(record: QuantitySampleRecord, provider: string): Quanti
   let value = record.value;
   let unit = record.unit ?? "";
   const metadata: Record<string, unknown> = { ...record.metadata };
+  let originalUnit: string | null = null;
   if (catalogType) {
     const converted = toStorageUnit(catalogType, record.value, record.unit);
     if ("error" in converted) return { reason: converted.error };
     value = converted.value;
     unit = converted.unit;
     if (converted.original_unit !== converted.unit) {
-      metadata.original_value = converted.original_value;
-      metadata.original_unit = converted.original_unit;
+      // The series keeps the unit as sent; the value as sent is derived on read unless converting back misses it.
+      originalUnit = converted.original_unit;
+      delete metadata.original_unit;
+      if (fromStorageUnit(catalogType, value, originalUnit) === converted.original_value) delete metadata.original_value;
+      else metadata.original_value = converted.original_value;
     }
   } else if (!unit) {
     return { reason: `${record.type}: a type outside the catalog needs a unit` };
   }
-  if (record.timezone && isTimeZone(record.timezone)) metadata.timezone = record.timezone;
+  const timezone = record.timezone && isTimeZone(record.timezone) ? record.timezone : null;
+  // The series keeps the zone.
+  if (timezone) delete metadata.timezone;
   const source = record.source ?? null;
   const device = record.device ?? null;
   const externalId = record.external_id ?? null;
@@ -124,21 +132,10 @@ function normalizeSample(record: QuantitySampleRecord, provider: string): Quanti
     sourceKey: source ?? provider,
     device,
     onBody: record.on_body ?? false,
+    timezone,
+    originalUnit,
     dedupeKey: recordIdentity({ externalId, start, end, device, sourceName: record.source_name ?? null }),
   };
-}
-
-/**
- * A record's identity within its user, provider (and type): the provider's own id when it
- * has one, else its times, device and source name. A changed value keeps the identity, so
- * it updates the stored record.
- */
-/** The dedupe key of a record the provider gave an id. */
-export const externalIdentity = (externalId: string): string => `id:${externalId}`;
-
-export function recordIdentity(r: { externalId: string | null; start: Date; end: Date; device: string | null; sourceName: string | null }): string {
-  if (r.externalId) return externalIdentity(r.externalId);
-  return `at:${r.start.toISOString()}/${r.end.toISOString()}/${r.device ?? ""}/${r.sourceName ?? ""}`;
 }
 
 function streamsOf(provider: string, samples: readonly QuantitySampleWrite[]): SampleStreamWrite[] {

@@ -1,5 +1,5 @@
 import { AppError, type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
-import { findQuantityType } from "../catalog/index.ts";
+import { findQuantityType, fromStorageUnit } from "../catalog/index.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
@@ -51,10 +51,22 @@ export const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
   external_id: row.external_id,
   is_primary_source: row.is_primary_source,
   was_user_entered: row.was_user_entered,
-  metadata: row.metadata,
+  metadata: sampleMetadata(row),
   ...toProvenanceDto(row),
   ...(row.outranked && { outranked: row.outranked }),
 });
+
+/** The sample's own metadata with what its series keeps: the zone, and the unit and value as sent. */
+function sampleMetadata(row: QuantitySampleRow): Record<string, unknown> {
+  const metadata = { ...row.metadata };
+  if (row.timezone) metadata.timezone = row.timezone;
+  if (row.original_unit) {
+    metadata.original_unit = row.original_unit;
+    const type = findQuantityType(row.type);
+    metadata.original_value ??= type ? fromStorageUnit(type, row.value, row.original_unit) : undefined;
+  }
+  return metadata;
+}
 
 /** How samples of a type match in the merged view; types outside the catalog match when they overlap. */
 export function matchKindOfType(type: string): { kind: MatchKind; group: string } {
@@ -76,7 +88,17 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
 /** One page of samples of a type in a view (one row more than `limit`). */
 export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
   if (view === "all") return listQuantitySamples(db, query);
-  return listMergedQuantitySamples(db, query, await rankedSampleStreams(db, query.userId, query.type), matchKindOfType(query.type).kind);
+  const streams = await rankedSampleStreams(db, query.userId, query.type);
+  const kind = matchKindOfType(query.type).kind;
+  // A stretch of chunks whose samples the merge leaves out gives a short read: go on past it.
+  const rows: QuantitySampleRow[] = [];
+  let next: SamplePageQuery = query;
+  for (;;) {
+    const read = await listMergedQuantitySamples(db, next, streams, kind);
+    rows.push(...read.rows);
+    if (rows.length > query.limit || read.readUpTo === null) return rows;
+    next = { ...query, after: undefined, start: read.readUpTo, limit: query.limit - rows.length };
+  }
 }
 
 export async function listSamples(

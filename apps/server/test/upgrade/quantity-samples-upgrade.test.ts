@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
+import { getSampleStats, listSamples } from "@svc/core";
+import { connectSql, createEmptyTestDatabase } from "@svc/testing";
+
+// The upgrade that groups quantity samples (migration *_quantity_sample_chunks): a database
+// holding samples in the old table, one row each, is upgraded, and every sample reads back
+// as it did, id included.
+const GROUPING = "quantity_sample_chunks";
+
+let url: string;
+let sql: Awaited<ReturnType<typeof connectSql>>;
+let db: Database;
+let legacy: Array<Record<string, unknown>>;
+const user = "6f1c2b1e-0000-4000-8000-000000000001";
+const other = "6f1c2b1e-0000-4000-8000-000000000002";
+
+beforeAll(async () => {
+  url = await createEmptyTestDatabase();
+  const migrations = readMigrations();
+  const at = migrations.findIndex((m) => m.name.endsWith(GROUPING));
+  expect(at).toBeGreaterThan(0);
+  await applyMigrations(url, migrations.slice(0, at));
+  sql = await connectSql(url);
+  await sql.query(`INSERT INTO tenants (id, name) VALUES ('6f1c2b1e-0000-4000-8000-0000000000aa', 'upgrade')`);
+  await sql.query(
+    `INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, '6f1c2b1e-0000-4000-8000-0000000000aa', now()), ($2, '6f1c2b1e-0000-4000-8000-0000000000aa', now())`,
+    [user, other],
+  );
+  // As the old writer stored them: a watch's heart rate every 5 s over three hours (9,000 in
+  // one hour's worth would not fit one chunk: the second hour has 9,000 at 0.4 s), a phone's
+  // steps with provider ids, weights sent in pounds, and another user's samples.
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key, ingested_at)
+     SELECT $1, 'heart_rate', 60 + g % 40, 'count/min', t, t, '{"timezone":"Europe/Berlin","HKMetadataKeyHeartRateMotionContext":1}',
+       'apple_health', 'apple', 'apple', 'Watch', true, 'at:' || g, '2026-01-05T10:00:00Z'
+     FROM generate_series(0, 2159) g, LATERAL (SELECT timestamptz '2026-01-01T08:00:00Z' + g * interval '5 s' AS t) x`,
+    [user],
+  );
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key)
+     SELECT $1, 'heart_rate', 70, 'count/min', t, t, '{}', 'polar', 'polar', 'polar', 'H10', true, 'at:p' || g
+     FROM generate_series(0, 8999) g, LATERAL (SELECT timestamptz '2026-01-01T09:00:00Z' + g * interval '400 ms' AS t) x`,
+    [user],
+  );
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key, external_id, source_name)
+     SELECT $1, 'step_count', 100 + g, 'count', t, t + interval '10 minutes', '{"timezone":"Asia/Kolkata"}', 'apple_health', 'apple', 'apple', 'iPhone', false,
+       'id:S' || g, 'S' || g, 'iPhone of A'
+     FROM generate_series(0, 99) g, LATERAL (SELECT timestamptz '2026-01-02T00:00:00Z' + g * interval '10 minutes' AS t) x`,
+    [user],
+  );
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key)
+     VALUES ($1, 'body_mass', 81.64663, 'kg', '2026-01-03T07:00:00Z', '2026-01-03T07:00:00Z',
+       '{"original_value":180,"original_unit":"lb","timezone":"Europe/Berlin"}', 'withings', 'withings', 'withings', null, false, 'at:w1'),
+      ($2, 'heart_rate', 55, 'count/min', '2026-01-01T08:00:00Z', '2026-01-01T08:00:00Z', '{}', 'garmin', 'garmin', 'garmin', 'Venu', true, 'at:o1')`,
+    [user, other],
+  );
+  legacy = (await sql.query("SELECT * FROM quantity_samples ORDER BY id")).rows;
+  await applyMigrations(url);
+  db = createDatabase(url, { max: 2 });
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await db?.$disconnect();
+});
+
+describe("the upgrade to grouped quantity samples", () => {
+  it("keeps every sample with its id and every field, grouped per series and hour", async () => {
+    const { rows: after } = await sql.query(
+      `SELECT *, metadata || jsonb_strip_nulls(jsonb_build_object('timezone', timezone, 'original_unit', original_unit)) AS full_metadata
+       FROM quantity_samples ORDER BY id`,
+    );
+    expect(after).toHaveLength(legacy.length);
+    for (const [index, old] of legacy.entries()) {
+      const row = after[index]!;
+      const fields = ["id", "user_id", "type", "value", "unit", "start_date", "end_date", "source_name", "source_bundle_id", "device_model",
+        "product_type", "external_id", "is_primary_source", "was_user_entered", "provider", "source", "source_key", "device", "on_body",
+        "ingested_at", "raw_object_id"];
+      for (const field of fields) expect(row[field], `${field} of sample ${String(old.id)}`).toEqual(old[field]);
+      expect(row.full_metadata).toEqual(old.metadata);
+    }
+    const { rows: chunks } = await sql.query("SELECT series_id, hour, sample_count FROM quantity_sample_chunks ORDER BY hour, series_id, chunk_id");
+    // Watch: 3 hours; Polar: 9,000 in one hour, in two chunks; steps: 17 hours; one weight; the other user's one.
+    expect(chunks.map((c) => c.sample_count).reduce((a, b) => a + b, 0)).toBe(legacy.length);
+    expect(chunks.filter((c) => c.sample_count === 8192 || c.sample_count === 808)).toHaveLength(2);
+  });
+
+  it("answers reads as before: samples with their metadata, and new samples get larger ids", async () => {
+    const page = await listSamples(db, user, { type: "body_mass", view: "all", limit: 10 });
+    expect(page.data).toEqual([
+      expect.objectContaining({
+        id: Number(legacy.find((r) => r.type === "body_mass")!.id),
+        value: 81.64663,
+        unit: "kg",
+        metadata: { original_value: 180, original_unit: "lb", timezone: "Europe/Berlin" },
+      }),
+    ]);
+    const steps = await listSamples(db, user, { type: "step_count", view: "all", limit: 1000 });
+    expect(steps.data.map((s) => [s.id, s.external_id, s.source_name, s.metadata])).toEqual(
+      legacy.filter((r) => r.type === "step_count").map((r) => [Number(r.id), r.external_id, "iPhone of A", { timezone: "Asia/Kolkata" }]),
+    );
+    const stats = await getSampleStats(db, user, { type: "heart_rate", start: "2026-01-01", end: "2026-01-02", interval: "day", tz: "UTC", view: "all" });
+    expect(stats.buckets.map((b) => [b.provider, b.count])).toEqual([["apple_health", 2160], ["polar", 9000]]);
+    const { rows } = await sql.query("SELECT max(id)::bigint AS id FROM quantity_samples");
+    const next = (await sql.query("SELECT nextval('quantity_sample_chunk_ids') * 8192 AS id")).rows[0]!.id;
+    expect(BigInt(next)).toBeGreaterThan(BigInt(rows[0]!.id));
+  });
+});
