@@ -2,7 +2,9 @@
 // process, embedded PostgreSQL). Prints figures; asserts nothing.
 //   1. An NDJSON upload of BENCH_SAMPLES quantity samples (gzip, one upload): from the first
 //      byte sent until its raw object is processed (HTTP accept, raw store, check, ETL job,
-//      rows), beside a plain COPY of the very rows the ETL stored into the same table.
+//      rows), beside a COPY of the same samples into a minimal narrow table (the physical
+//      reference) and a plain COPY of the very rows the ETL stored into the same table; and
+//      what the upload left on disk: the database's growth, per table, and the raw store's.
 //   2. A synthetic export.xml of about BENCH_EXPORT_MB megabytes, streamed from a file.
 //   3. BENCH_SMALL_UPLOADS small uploads (about 4 KB each, 4 users at once): the time until
 //      each is accepted (202), where the raw file's fsync (and its folder's) is paid.
@@ -10,7 +12,7 @@
 //   npm run bench -- ingest                 (BENCH_SAMPLES=1000000, BENCH_EXPORT_MB=200, BENCH_SMALL_UPLOADS=400)
 //   BENCH_SAMPLES=100000 BENCH_EXPORT_MB=20 npm run bench -- ingest   (a quick run)
 import { randomUUID } from "node:crypto";
-import { chmodSync, createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -22,12 +24,14 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { createTenant } from "@svc/core";
 import { createDatabase } from "@svc/db";
 import { createLogger, EnvSchema, startService } from "../apps/server/src/index.ts";
+import { allTableBytes, createNarrowTable, databaseBytes, tableBytes } from "./table-sizes.ts";
 import { ms, pct } from "./timing.ts";
 
 const sampleCount = Number(process.env.BENCH_SAMPLES ?? 1_000_000);
 const exportBytes = Number(process.env.BENCH_EXPORT_MB ?? 200) * 1024 * 1024;
 const smallUploads = Number(process.env.BENCH_SMALL_UPLOADS ?? 400);
 const MB = 1024 * 1024;
+const NARROW_TABLE = "bench_narrow_samples";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
 chmodSync(dataDir, 0o755);
@@ -130,6 +134,24 @@ async function etlAttempts(rawObjectId: string): Promise<string> {
     .join("; ");
 }
 
+/** Waits until pg-boss has no job due that is not done (work the ETL job left behind); the seconds waited. */
+async function jobsSettled(): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const { rows } = await sql.query("SELECT count(*)::int AS n FROM pgboss.job WHERE state IN ('created', 'retry', 'active') AND start_after <= now()");
+    if (rows[0].n === 0) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Bytes of the files under a folder (the raw store). */
+function folderBytes(folder: string): number {
+  if (!existsSync(folder)) return 0;
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(path.join(entry.parentPath, entry.name)).size, 0);
+}
+
 /**
  * Uploads a file and waits until it is processed, measuring memory meanwhile; prints the
  * timings and returns them.
@@ -167,32 +189,40 @@ const origin = Date.parse("2024-01-01T00:00:00Z");
 const STEP_MS = 30_000;
 const rfc3339 = (ms: number) => new Date(ms + 3_600_000).toISOString().replace("Z", "+01:00");
 
-function ndjsonLine(i: number): string {
+/** The i-th sample: its stream (1 heart rate, 2 active energy, 3 steps), times and value. */
+function sampleAt(i: number) {
   const at = origin + i * STEP_MS;
   const kind = i % 10;
-  const common = { kind: "quantity", uuid: randomUUID().toUpperCase(), timezone: "Europe/Berlin" };
-  if (kind < 5) {
+  if (kind < 5) return { stream: 1, start: at, end: at, value: 55 + (i % 60) };
+  const steps = kind >= 8;
+  return { stream: steps ? 3 : 2, start: at - 60_000, end: at, value: steps ? 20 + (i % 90) : 0.5 + (i % 20) / 10 };
+}
+
+function ndjsonLine(i: number): string {
+  const { stream, start, end, value } = sampleAt(i);
+  const common = { kind: "quantity", uuid: randomUUID().toUpperCase(), timezone: "Europe/Berlin", value, start: rfc3339(start), end: rfc3339(end) };
+  if (stream === 1) {
     return JSON.stringify({
       ...common,
       type: "HKQuantityTypeIdentifierHeartRate",
-      value: 55 + (i % 60),
       unit: "count/min",
-      start: rfc3339(at),
-      end: rfc3339(at),
       ...watch,
       metadata: { HKMetadataKeyHeartRateMotionContext: i % 3 },
     });
   }
-  const steps = kind >= 8;
+  const steps = stream === 3;
   return JSON.stringify({
     ...common,
     type: steps ? "HKQuantityTypeIdentifierStepCount" : "HKQuantityTypeIdentifierActiveEnergyBurned",
-    value: steps ? 20 + (i % 90) : 0.5 + (i % 20) / 10,
     unit: steps ? "count" : "kcal",
-    start: rfc3339(at - 60_000),
-    end: rfc3339(at),
     ...(steps ? phone : watch),
   });
+}
+
+/** The i-th sample as a row of the narrow table in COPY's text format. */
+function narrowRow(i: number): string {
+  const { stream, start, end, value } = sampleAt(i);
+  return `${stream}\t${new Date(start).toISOString()}\t${(end - start) / 1000}\t${value}`;
 }
 
 async function* chunked(count: number, render: (i: number) => string): AsyncGenerator<string> {
@@ -211,29 +241,69 @@ console.log(
 );
 
 const ndjsonUser = await uploader();
+const rawFolder = path.join(dataDir, "raw");
+const [databaseBefore, tablesBefore, rawBefore] = [await databaseBytes(sql), await allTableBytes(sql), folderBytes(rawFolder)];
 const ndjson = await uploadAndProcess(ndjsonFile, ndjsonUser.token, { "content-type": "application/x-ndjson", "content-encoding": "gzip" });
+const settledSeconds = await jobsSettled();
+const [databaseAfter, tablesAfter, rawAfter] = [await databaseBytes(sql), await allTableBytes(sql), folderBytes(rawFolder)];
 const { rows: storedRows } = await sql.query("SELECT count(*)::int AS n FROM quantity_samples WHERE user_id = $1", [ndjsonUser.userId]);
 const stored = storedRows[0].n as number;
 line("samples stored", String(stored));
 line("svc end to end", `${rate(sampleCount, ndjson.totalMs)} samples/s (ETL alone ${rate(sampleCount, ndjson.etlMs)} samples/s)`);
 
-// The baseline: the rows the ETL stored, copied out and COPYed in again for another user
-// of the same tenant, into the same table with the same indexes.
-const COLUMNS = `type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model, product_type, external_id,
-  is_primary_source, was_user_entered, metadata, provider, source, source_key, device, on_body, dedupe_key`;
+// The physical reference: the same samples COPYed into a minimal narrow table of the same database.
+await createNarrowTable(sql, NARROW_TABLE);
+const narrowFile = path.join(dataDir, "narrow.copy");
+await pipeline(Readable.from(chunked(sampleCount, narrowRow)), createWriteStream(narrowFile));
+const narrowMemory = trackMemory();
+const narrowStarted = performance.now();
+await pipeline(createReadStream(narrowFile), sql.query(copyFrom(`COPY ${NARROW_TABLE} (stream, start, duration, value) FROM STDIN`)));
+const narrowMs = performance.now() - narrowStarted;
+const narrowPeak = narrowMemory.stop();
+rmSync(narrowFile);
+line("COPY into a narrow table", `${rate(sampleCount, narrowMs)} samples/s (${seconds(narrowMs)}, peak RSS ${mb(narrowPeak.rss)}; ${NARROW_TABLE}: stream int, start, duration int, value float8, primary key (stream, start))`);
+line("ratio svc / narrow COPY", `${(narrowMs / ndjson.totalMs).toFixed(3)} end to end, ${(narrowMs / ndjson.etlMs).toFixed(3)} ETL alone`);
+
+// What the upload left behind, per sample uploaded.
+const perSample = (bytes: number) => `${(bytes / sampleCount).toFixed(1)} bytes/sample`;
+const narrowBytes = (await tableBytes(sql, [NARROW_TABLE])).get(NARROW_TABLE) ?? 0;
+const databaseGrowth = databaseAfter - databaseBefore;
+line("database growth", `${mb(databaseGrowth)}, ${perSample(databaseGrowth)} (pg_database_size after a CHECKPOINT, before and after; pg-boss settled ${seconds(settledSeconds * 1000)} after)`);
+line("narrow table of the same samples", `${mb(narrowBytes)}, ${perSample(narrowBytes)}: growth is ${(databaseGrowth / narrowBytes).toFixed(1)}x`);
+const growths = [...tablesAfter]
+  .map(([table, bytes]) => [table, bytes - (tablesBefore.get(table) ?? 0)] as const)
+  .filter(([, growth]) => growth !== 0)
+  .sort((a, b) => b[1] - a[1]);
+for (const [table, growth] of growths) line(`  ${table}`, `${(growth / MB).toFixed(1)} MB, ${perSample(growth)}`);
+const tablesGrowth = growths.reduce((sum, [, growth]) => sum + growth, 0);
+line("  the rest (catalogs)", perSample(databaseGrowth - tablesGrowth));
+line("raw store growth (files)", `${mb(rawAfter - rawBefore)}, ${perSample(rawAfter - rawBefore)} (not in the database)`);
+
+// The baseline: the chunks the ETL stored, copied out and COPYed in again for another user
+// of the same tenant (with series of their own), into the same table with the same indexes.
 const copyUser = await uploader();
+await sql.query(
+  `INSERT INTO quantity_sample_series (user_id, id, provider, type, unit, source, source_key, device, on_body, source_name,
+     source_bundle_id, device_model, product_type, is_primary_source, was_user_entered, timezone, original_unit)
+   SELECT $2, id + 1000000000, provider, type, unit, source, source_key, device, on_body, source_name, source_bundle_id,
+     device_model, product_type, is_primary_source, was_user_entered, timezone, original_unit
+   FROM quantity_sample_series WHERE user_id = $1`,
+  [ndjsonUser.userId, copyUser.userId],
+);
+const COLUMNS = `hour, chunk_id, sample_count, start_offsets, durations_ms, sample_values, ingested_at, raw_object_ids,
+  external_ids, external_id_hashes, metadata, legacy_ids`;
 const copyFile = path.join(dataDir, "rows.copy");
 await pipeline(
-  sql.query(copyTo(`COPY (SELECT '${copyUser.userId}'::uuid, ${COLUMNS} FROM quantity_samples WHERE user_id = '${ndjsonUser.userId}') TO STDOUT`)),
+  sql.query(copyTo(`COPY (SELECT '${copyUser.userId}'::uuid, series_id + 1000000000, ${COLUMNS} FROM quantity_sample_chunks WHERE user_id = '${ndjsonUser.userId}') TO STDOUT`)),
   createWriteStream(copyFile),
 );
 const copyMemory = trackMemory();
 const copyStarted = performance.now();
-await pipeline(createReadStream(copyFile), sql.query(copyFrom(`COPY quantity_samples (user_id, ${COLUMNS}) FROM STDIN`)));
+await pipeline(createReadStream(copyFile), sql.query(copyFrom(`COPY quantity_sample_chunks (user_id, series_id, ${COLUMNS}) FROM STDIN`)));
 const copyMs = performance.now() - copyStarted;
 const copyPeak = copyMemory.stop();
-line("plain COPY of the same rows", `${rate(stored, copyMs)} rows/s (${seconds(copyMs)}, peak RSS ${mb(copyPeak.rss)})`);
-line("ratio svc / COPY", `${(rate(sampleCount, ndjson.totalMs) / rate(stored, copyMs)).toFixed(2)} end to end, ${(rate(sampleCount, ndjson.etlMs) / rate(stored, copyMs)).toFixed(2)} ETL alone`);
+line("plain COPY of the stored chunks", `${rate(stored, copyMs)} samples/s (${seconds(copyMs)}, peak RSS ${mb(copyPeak.rss)})`);
+line("ratio svc / COPY of stored chunks", `${(rate(sampleCount, ndjson.totalMs) / rate(stored, copyMs)).toFixed(2)} end to end, ${(rate(sampleCount, ndjson.etlMs) / rate(stored, copyMs)).toFixed(2)} ETL alone`);
 rmSync(ndjsonFile);
 rmSync(copyFile);
 
