@@ -115,6 +115,16 @@ FROM (
 ) grouped
 GROUP BY user_id, series_id, hour, part;
 
+-- Reads look up each type's span in the streams: make sure they cover every stored sample.
+INSERT INTO "quantity_sample_streams" (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
+SELECT user_id, type, provider, source_key, on_body, ceil(extract(epoch FROM max(end_date - start_date)))::int, min(start_date), max(start_date)
+FROM "quantity_samples"
+GROUP BY 1, 2, 3, 4, 5
+ON CONFLICT (user_id, type, provider, source_key, on_body) DO UPDATE SET
+  max_duration_seconds = greatest(quantity_sample_streams.max_duration_seconds, excluded.max_duration_seconds),
+  first_start = least(quantity_sample_streams.first_start, excluded.first_start),
+  last_start = greatest(quantity_sample_streams.last_start, excluded.last_start);
+
 DROP TABLE "quantity_samples";
 
 -- One row per stored sample, as the table of that name held them: for operators' queries

@@ -37,6 +37,8 @@ export interface QuantitySampleRow {
 }
 
 const HOUR_MS = 3_600_000;
+/** Before and past any sample (years 1 and 9999). */
+const ALL_TIME = { start: Date.parse("0001-01-01T00:00:00Z"), end: Date.parse("9999-01-01T00:00:00Z") };
 const floorHour = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 
 const SAMPLE_COLUMNS = Prisma.sql`id, type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model,
@@ -59,10 +61,11 @@ function seriesCte(q: SeriesFilter): Prisma.Sql {
 }
 
 /**
- * Every stored sample of `series` in chunks whose hour is in [fromHour, toHour] (SQL
- * expressions), one row each, with the columns of QuantitySampleRow and source_key, on_body.
+ * Every stored sample of `series` in chunks of the window's hours (and up to `upTo`, an SQL
+ * expression, when given), one row each, with the columns of QuantitySampleRow and
+ * source_key, on_body.
  */
-function sampleRows(userId: string, fromHour: Prisma.Sql, toHour: Prisma.Sql): Prisma.Sql {
+function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`(
     SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
       c.hour + u.start_offset * interval '1 millisecond' AS start_date,
@@ -72,14 +75,28 @@ function sampleRows(userId: string, fromHour: Prisma.Sql, toHour: Prisma.Sql): P
       r.source_key, r.device, r.on_body, u.ingested_at
     FROM series r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
-      AND c.hour >= ${fromHour} AND c.hour <= ${toHour}
+      AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${upTo === Prisma.empty ? Prisma.empty : Prisma.sql` AND c.hour <= ${upTo}`}
     CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.metadata)
       WITH ORDINALITY AS u(start_offset, duration_ms, value, ingested_at, external_id, metadata, slot)
     WHERE u.value IS NOT NULL
   )`;
 }
 
+/** The hours from the one holding `from` to the one after `to`. */
+export function hoursAround(from: Date, to: Date): HourWindow {
+  return { from: floorHour(from), to: new Date(floorHour(to).getTime() + HOUR_MS) };
+}
+
 export interface SamplePageQuery extends TimePageQuery<AfterTimeBigint>, SeriesFilter {}
+
+/**
+ * The hours a read looks at, as constants: PostgreSQL then plans only the partitions they
+ * cover (bounds known only while the query runs would plan every partition).
+ */
+export interface HourWindow {
+  from: Date;
+  to: Date;
+}
 
 function pageFilters(q: SamplePageQuery): Prisma.Sql {
   const parts = [Prisma.sql`true`];
@@ -96,16 +113,17 @@ function pageFrom(q: SamplePageQuery): Date | undefined {
 }
 
 /**
- * `heads` and `cut`: the hour up to which chunks hold at least `n` samples after the page's
- * first hour (infinity when all of them hold fewer), so a page reads only the chunks it needs.
+ * `heads` and `cut`: the hour up to which the window's chunks hold at least `n` samples after
+ * the page's first hour (infinity when all of them hold fewer), so a page reads only the
+ * chunks it needs.
  */
-function pageCut(q: SamplePageQuery, n: number): Prisma.Sql {
+function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
   const from = pageFrom(q);
   return Prisma.sql`heads AS (
       SELECT h.hour, h.sample_count FROM series r
       CROSS JOIN LATERAL (
         SELECT c.hour, c.sample_count FROM quantity_sample_chunks c
-        WHERE c.user_id = ${q.userId}::uuid AND c.series_id = r.id
+        WHERE c.user_id = ${q.userId}::uuid AND c.series_id = r.id AND c.hour >= ${hours.from} AND c.hour < ${hours.to}
           ${from ? Prisma.sql`AND c.hour > ${floorHour(from)}` : Prisma.empty}
           ${q.end ? Prisma.sql`AND c.hour < ${q.end}` : Prisma.empty}
         ORDER BY c.hour LIMIT ${n}
@@ -120,16 +138,35 @@ function pageCut(q: SamplePageQuery, n: number): Prisma.Sql {
     )`;
 }
 
-/** One page of samples of a type, oldest first; one row more than `limit`. */
-export function listQuantitySamples(db: DbClient, q: SamplePageQuery): Promise<QuantitySampleRow[]> {
-  const from = pageFrom(q);
-  return db.$queryRaw<QuantitySampleRow[]>`
-    WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1)}
-    SELECT ${SAMPLE_COLUMNS}
-    FROM ${sampleRows(q.userId, from ? Prisma.sql`${floorHour(from)}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`, Prisma.sql`(SELECT last_hour FROM cut)`)} s
+/** The cut as the start of the hour after it, or null when the window held fewer than the page. */
+const CUT_END = Prisma.sql`(SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour + interval '1 hour' END FROM cut)`;
+
+/**
+ * One page of samples of a type from the window's chunks, oldest first; one row more than
+ * `limit` unless the window ran out. `readUpTo`: where the next window starts.
+ */
+export async function listQuantitySamples(db: DbClient, q: SamplePageQuery, hours: HourWindow): Promise<WindowRead> {
+  const rows = await db.$queryRaw<Array<QuantitySampleRow & { cut_end: Date | null }>>`
+    WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1, hours)}
+    SELECT ${SAMPLE_COLUMNS}, ${CUT_END} AS cut_end
+    FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
     WHERE ${pageFilters(q)}
     ORDER BY start_date, id
     LIMIT ${q.limit + 1}`;
+  return windowRead(rows, hours);
+}
+
+export interface WindowRead {
+  rows: QuantitySampleRow[];
+  readUpTo: Date;
+}
+
+function windowRead(
+  rows: Array<QuantitySampleRow & { cut_end: Date | null }>,
+  hours: HourWindow,
+  cutEnd: Date | null = rows[0]?.cut_end ?? null,
+): WindowRead {
+  return { rows: rows.map(({ cut_end: _, ...row }) => row), readUpTo: cutEnd && cutEnd < hours.to ? cutEnd : hours.to };
 }
 
 /**
@@ -196,47 +233,35 @@ function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql 
 }
 
 /**
- * One page of the merged view, oldest first: a sample is left out when a better ranked stream
- * has a matching sample; each kept sample lists the streams it outranked. Reads the chunks
- * up to the page's cut and the samples within the merge's reach around them; `more` is
- * false when no chunk lies past what was read.
+ * One page of the merged view from the window's chunks, oldest first: a sample is left out
+ * when a better ranked stream has a matching sample; each kept sample lists the streams it
+ * outranked. Reads the chunks up to the page's cut and the samples within the merge's reach
+ * around them. `readUpTo`: where the next window starts (the merge may leave a page short).
  */
 export async function listMergedQuantitySamples(
   db: DbClient,
   q: SamplePageQuery,
+  hours: HourWindow,
   streams: readonly SqlStream[],
   kind: MatchKind,
-): Promise<{ rows: QuantitySampleRow[]; readUpTo: Date | null }> {
-  const from = pageFrom(q);
+): Promise<WindowRead> {
   const padMs = mergePadMs(kind, streams);
   const pad = Prisma.sql`make_interval(secs => ${padMs / 1000})`;
-  const rows = await db.$queryRaw<Array<QuantitySampleRow & { last_hour: Date | null }>>`
-    WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1)},
-    s AS (
-      SELECT * FROM ${sampleRows(
-        q.userId,
-        from ? Prisma.sql`${floorHour(new Date(from.getTime() - padMs))}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`,
-        Prisma.sql`(SELECT last_hour + interval '1 hour' + ${pad} FROM cut)`,
-      )} rows
-    ),
+  const reach = { from: floorHour(new Date(hours.from.getTime() - padMs)), to: new Date(hours.to.getTime() + padMs) };
+  const rows = await db.$queryRaw<Array<QuantitySampleRow & { cut_end: Date | null }>>`
+    WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1, hours)},
+    s AS (SELECT * FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`)} rows),
     ${mergedRows(streams, kind)}
-    SELECT ${SAMPLE_COLUMNS}, outranked,
-      (SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour END FROM cut) AS last_hour
-    FROM m
-    WHERE keep AND ${pageFilters(q)} AND start_date < (SELECT last_hour + interval '1 hour' FROM cut)
-    ORDER BY start_date, id
-    LIMIT ${q.limit + 1}`;
-  if (rows.length === 0) {
-    const [cut] = await db.$queryRaw<Array<{ last_hour: Date | null }>>`
-      WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1)}
-      SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour END AS last_hour FROM cut`;
-    return { rows, readUpTo: cut?.last_hour ? new Date(cut.last_hour.getTime() + HOUR_MS) : null };
-  }
-  const lastHour = rows[0]!.last_hour;
-  return {
-    rows: rows.map(({ last_hour: _, ...row }) => row),
-    readUpTo: lastHour ? new Date(lastHour.getTime() + HOUR_MS) : null,
-  };
+    -- One row with the cut even when the merge keeps nothing of the window.
+    SELECT page.*, ${CUT_END} AS cut_end
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT ${SAMPLE_COLUMNS}, outranked FROM m
+      WHERE keep AND ${pageFilters(q)} AND start_date < coalesce(${CUT_END}, ${hours.to})
+      ORDER BY start_date, id
+      LIMIT ${q.limit + 1}
+    ) page ON true`;
+  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end ?? null);
 }
 
 export interface StatsBucketRow {
@@ -266,11 +291,7 @@ export function sampleStatsBuckets(
   merged: { streams: readonly SqlStream[]; kind: MatchKind } | undefined,
 ): Promise<StatsBucketRow[]> {
   const padMs = merged ? mergePadMs(merged.kind, merged.streams) : 0;
-  const rows = sampleRows(
-    q.userId,
-    Prisma.sql`${floorHour(new Date(q.start.getTime() - padMs))}::timestamptz`,
-    Prisma.sql`${new Date(q.end.getTime() + padMs)}::timestamptz`,
-  );
+  const rows = sampleRows(q.userId, hoursAround(new Date(q.start.getTime() - padMs), new Date(q.end.getTime() + padMs)));
   const source = merged ? Prisma.sql`m WHERE keep AND` : Prisma.sql`s WHERE`;
   return db.$queryRaw<StatsBucketRow[]>`
     WITH ${seriesCte(q)}, ${merged ? Prisma.sql`${streamsCte(merged.streams)},` : Prisma.empty}
@@ -301,10 +322,12 @@ export async function listSampleStartTimes(
   const lower = [q.from, q.start].filter((t): t is Date => t !== undefined).reduce<Date | undefined>((a, b) => (a && a > b ? a : b), undefined);
   const perType = q.types.map((type) => {
     const page: SamplePageQuery = { userId: q.userId, type, start: lower, end: q.end, limit: q.limit - 1 };
+    // Blood pressure readings are few: a window of all time when the search gives none.
+    const hours = hoursAround(lower ?? new Date(ALL_TIME.start), q.end ?? new Date(ALL_TIME.end));
     return Prisma.sql`(
-      WITH ${seriesCte(page)}, ${pageCut(page, q.limit)}
+      WITH ${seriesCte(page)}, ${pageCut(page, q.limit, hours)}
       SELECT DISTINCT start_date
-      FROM ${sampleRows(q.userId, lower ? Prisma.sql`${floorHour(lower)}::timestamptz` : Prisma.sql`'-infinity'::timestamptz`, Prisma.sql`(SELECT last_hour FROM cut)`)} s
+      FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
       WHERE ${pageFilters(page)}
       ORDER BY start_date LIMIT ${q.limit})`;
   });
@@ -336,11 +359,7 @@ export function mergedSampleBucketAggregates(
   merged: { streams: readonly SqlStream[]; kind: MatchKind },
 ): Promise<SampleBucketRow[]> {
   const padMs = mergePadMs(merged.kind, merged.streams);
-  const rows = sampleRows(
-    q.userId,
-    Prisma.sql`${floorHour(new Date(q.start.getTime() - padMs))}::timestamptz`,
-    Prisma.sql`${new Date(q.end.getTime() + padMs)}::timestamptz`,
-  );
+  const rows = sampleRows(q.userId, hoursAround(new Date(q.start.getTime() - padMs), new Date(q.end.getTime() + padMs)));
   return db.$queryRaw<SampleBucketRow[]>`
     WITH ${seriesCte(q)}, ${streamsCte(merged.streams)},
     s AS (SELECT * FROM ${rows} rows),
@@ -366,7 +385,7 @@ export function listProviderSamplesForTotals(
   >`
     WITH ${seriesCte(q)}
     SELECT start_date, end_date, value, source_key, source, device, on_body, coalesce(timezone, metadata->>'timezone') AS timezone
-    FROM ${sampleRows(q.userId, Prisma.sql`${floorHour(q.start)}::timestamptz`, Prisma.sql`${q.end}::timestamptz`)} s
+    FROM ${sampleRows(q.userId, hoursAround(q.start, q.end))} s
     WHERE start_date >= ${q.start} AND start_date < ${q.end}
     ORDER BY start_date`;
 }

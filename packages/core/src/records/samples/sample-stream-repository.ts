@@ -57,3 +57,10 @@ export function listSampleTypeProviders(db: DbClient, userId: string) {
     FROM quantity_sample_streams WHERE user_id = ${userId}::uuid
     GROUP BY type ORDER BY type`;
 }
+
+/** The start of the user's first and last sample of a type, or undefined when there is none. */
+export async function findSampleTypeSpan(db: DbClient, userId: string, type: string): Promise<{ first: Date; last: Date } | undefined> {
+  const [row] = await db.$queryRaw<Array<{ first: Date | null; last: Date | null }>>`
+    SELECT min(first_start) AS first, max(last_start) AS last FROM quantity_sample_streams WHERE user_id = ${userId}::uuid AND type = ${type}`;
+  return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
+}

@@ -4,12 +4,13 @@ import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
 import {
+  hoursAround,
   listMergedQuantitySamples,
   listQuantitySamples,
   type QuantitySampleRow,
   type SamplePageQuery,
 } from "./quantity-sample-repository.ts";
-import { listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
+import { findSampleTypeSpan, listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
 import { rankStreamsForMetric } from "../merge/source-orders.ts";
 
@@ -85,19 +86,33 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
   return rankStreamsForMetric(db, userId, type, await listSampleStreams(db, userId, type));
 }
 
-/** One page of samples of a type in a view (one row more than `limit`). */
+/** The first window a page reads; each next one is WINDOW_GROWTH times longer. */
+const FIRST_WINDOW_MS = 7 * 86_400_000;
+const WINDOW_GROWTH = 8;
+
+/**
+ * One page of samples of a type in a view (one row more than `limit`, unless it is the last).
+ * It reads windows of hours from where the page starts, a week first, longer ones after, until
+ * the page is full or the type's samples end: each read then plans only the partitions of its
+ * window.
+ */
 export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
-  if (view === "all") return listQuantitySamples(db, query);
-  const streams = await rankedSampleStreams(db, query.userId, query.type);
-  const kind = matchKindOfType(query.type).kind;
-  // A stretch of chunks whose samples the merge leaves out gives a short read: go on past it.
+  const span = await findSampleTypeSpan(db, query.userId, query.type);
+  if (!span) return [];
+  const merged = view === "merged" ? { streams: await rankedSampleStreams(db, query.userId, query.type), kind: matchKindOfType(query.type).kind } : undefined;
+  const startAt = [query.start, query.after?.t, span.first].reduce<Date>((a, b) => (b && b > a ? b : a), span.first);
+  const stop = hoursAround(span.first, query.end && query.end < span.last ? query.end : span.last).to;
   const rows: QuantitySampleRow[] = [];
   let next: SamplePageQuery = query;
-  for (;;) {
-    const read = await listMergedQuantitySamples(db, next, streams, kind);
+  let hours = hoursAround(startAt, new Date(startAt.getTime() + FIRST_WINDOW_MS));
+  for (let width = FIRST_WINDOW_MS; ; width *= WINDOW_GROWTH) {
+    if (hours.to > stop) hours = { from: hours.from, to: stop };
+    const read = merged ? await listMergedQuantitySamples(db, next, hours, merged.streams, merged.kind) : await listQuantitySamples(db, next, hours);
     rows.push(...read.rows);
-    if (rows.length > query.limit || read.readUpTo === null) return rows;
+    if (rows.length > query.limit || read.readUpTo >= stop) return rows;
+    // Later windows start past everything read: no cursor, only what is still missing.
     next = { ...query, after: undefined, start: read.readUpTo, limit: query.limit - rows.length };
+    hours = { from: read.readUpTo, to: new Date(read.readUpTo.getTime() + width * WINDOW_GROWTH) };
   }
 }
 
