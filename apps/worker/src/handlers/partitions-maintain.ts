@@ -11,7 +11,9 @@ export async function registerPartitionsMaintain(deps: WorkerDeps): Promise<void
     const created = await ensurePartitionsAhead(db);
     if (created.length > 0) logger.info({ partitions: created }, "partitions created ahead");
   };
-  await maintain();
+  // A failure here (a database not migrated yet: SVC_MIGRATE_ON_START=false) must not stop the
+  // workers from starting; the daily run tries again.
+  await maintain().catch((error: unknown) => logger.warn({ err: error }, "partitions could not be made ahead at start; the daily run tries again"));
   await jobs.work("partitions-maintain", maintain);
   await jobs.schedule("partitions-maintain", EVERY_DAY, {});
 }
