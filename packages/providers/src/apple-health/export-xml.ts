@@ -10,7 +10,7 @@ import type { DailySummaryRecord, HeartbeatSeriesRecord } from "@svc/core";
 import { MalformedUpload } from "../parsed-records.ts";
 import { HRV_SDNN, metadataBoolean, workoutActivityTypeOf } from "./healthkit-types.ts";
 import { baseProvenance, metadataTimeZone, parseExportTime, parseHkDeviceDescription, type HkProvenance } from "./provenance.ts";
-import { AppleHealthRecords, isEmpty, toCatalogUnit, type AppleHealthParsedRecords, type AppleHealthParseOptions, type HkWorkoutStatistic } from "./records.ts";
+import { AppleHealthRecords, toCatalogUnit, type AppleHealthParsedRecords, type AppleHealthParseOptions, type HkWorkoutStatistic } from "./records.ts";
 
 export interface AppleHealthExportOptions extends AppleHealthParseOptions {
   /**
@@ -52,7 +52,7 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
  * Parses an Apple Health export.xml, given as chunks of bytes (UTF-8) or text, into batches
  * of records (about `batchSize` each). Throws MalformedUpload when the upload is not a
  * well-formed export (including a zip: export.zip is read as its own upload format). Sleep
- * analysis records are kept until the end and given as sessions in the last batch.
+ * analysis records are kept until the end and given as sessions in the last batches.
  */
 export async function* parseAppleHealthExport(
   chunks: AsyncIterable<Uint8Array | string>,
@@ -80,8 +80,7 @@ export async function* parseAppleHealthExport(
   }
   reader.write(decoder.decode());
   reader.close();
-  const last = reader.records.finish();
-  if (!isEmpty(last)) yield last;
+  yield* reader.records.finish();
 }
 
 const zipUnsupported = () =>

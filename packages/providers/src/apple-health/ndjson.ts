@@ -12,7 +12,7 @@ import {
   workoutActivityTypeOf,
 } from "./healthkit-types.ts";
 import { baseProvenance, metadataTimeZone, parseRfc3339, type HkDevice, type HkProvenance } from "./provenance.ts";
-import { AppleHealthRecords, isEmpty, type AppleHealthParsedRecords, type AppleHealthParseOptions, type HkWorkoutStatistic } from "./records.ts";
+import { AppleHealthRecords, type AppleHealthParsedRecords, type AppleHealthParseOptions, type HkWorkoutStatistic } from "./records.ts";
 
 export const APPLE_HEALTH_LINE_KINDS = ["quantity", "category", "workout", "correlation", "ecg", "heartbeat_series", "deleted"] as const;
 export type AppleHealthLineKind = (typeof APPLE_HEALTH_LINE_KINDS)[number];
@@ -60,7 +60,7 @@ export function checkAppleHealthLine(line: string, lineNumber: number): string |
 /**
  * Parses Apple Health NDJSON lines into batches of records (about `batchSize` each), so an
  * upload of any length is never held at once. Sleep analysis samples are kept until the end
- * and given as sessions in the last batch. A line that cannot be read becomes a rejection
+ * and given as sessions in the last batches. A line that cannot be read becomes a rejection
  * naming it; this never throws for a line's content.
  */
 export async function* parseAppleHealthNdjson(
@@ -74,8 +74,7 @@ export async function* parseAppleHealthNdjson(
     readLine(records, raw, lineNumber);
     if (records.full) yield records.take();
   }
-  const last = records.finish();
-  if (!isEmpty(last)) yield last;
+  yield* records.finish();
 }
 
 function readLine(records: AppleHealthRecords, raw: string, lineNumber: number): void {

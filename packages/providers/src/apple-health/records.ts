@@ -3,6 +3,9 @@
 // sleep analysis samples (grouped into sessions at the end), the identities of blood
 // pressure and food samples already given (so a correlation's samples and the same samples
 // as lone records are given once), and a count per HealthKit type svc does not map.
+// What it keeps past a batch is copied (structuredClone): a string cut from the parser's
+// text can keep that whole chunk of text alive, and every chunk with a sleep sample in it
+// then stayed in memory until the end of the upload.
 
 import {
   findQuantityType,
@@ -116,10 +119,13 @@ export class AppleHealthRecords {
     return batch;
   }
 
-  /** The last batch: what is left, the sleep sessions and a rejection per unmapped type. */
-  finish(): AppleHealthParsedRecords {
+  /** The last batches (none empty): what is left, the sleep sessions and a rejection per unmapped type. */
+  *finish(): Generator<AppleHealthParsedRecords> {
     for (const entries of this.sleep.values()) {
-      for (const session of sleepSessions(entries)) this.push("sleepSessions", session);
+      for (const session of sleepSessions(entries)) {
+        this.push("sleepSessions", session, 1 + (session.phases?.length ?? 0));
+        if (this.full) yield this.take();
+      }
     }
     this.sleep.clear();
     for (const [type, { kind, count, locator }] of this.unknownTypes) {
@@ -127,7 +133,8 @@ export class AppleHealthRecords {
       this.reject(kind, locator, `${count} record(s) of ${name}; the first at ${locator}`);
     }
     this.unknownTypes.clear();
-    return this.take();
+    const last = this.take();
+    if (!isEmpty(last)) yield last;
   }
 
   reject(recordKind: string, locator: string, reason: string): void {
@@ -146,7 +153,7 @@ export class AppleHealthRecords {
     if (!this.unknownTypes.has(key) && this.unknownTypes.size >= MAX_UNKNOWN_TYPES) key = "";
     const known = this.unknownTypes.get(key);
     if (known) known.count++;
-    else this.unknownTypes.set(key, { kind, count: 1, locator });
+    else this.unknownTypes.set(structuredClone(key), { kind, count: 1, locator });
   }
 
   private push<K extends Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds">>(list: K, record: ParsedRecords[K][number], weight = 1): void {
@@ -199,7 +206,7 @@ export class AppleHealthRecords {
       ? `id:${p.uuid}`
       : `at:${sample.type}/${sample.start.getTime()}/${sample.end.getTime()}/${p.device?.name ?? ""}/${p.sourceName ?? ""}`;
     if (this.givenCorrelated.has(key)) return false;
-    this.givenCorrelated.add(key);
+    this.givenCorrelated.add(structuredClone(key));
     return true;
   }
 
@@ -219,7 +226,7 @@ export class AppleHealthRecords {
       const key = p.bundleId ?? p.sourceName ?? p.device?.name ?? "";
       const entries = this.sleep.get(key) ?? [];
       if (entries.length === 0) this.sleep.set(key, entries);
-      entries.push({ stage, start: sample.start, end: sample.end, provenance: p });
+      entries.push({ stage, start: sample.start, end: sample.end, provenance: structuredClone(p) });
       return;
     }
     const mapping = categoryMappingOf(sample.type);
@@ -308,7 +315,7 @@ export class AppleHealthRecords {
 }
 
 /** Whether a batch holds nothing at all. */
-export function isEmpty(batch: AppleHealthParsedRecords): boolean {
+function isEmpty(batch: AppleHealthParsedRecords): boolean {
   return Object.values(batch).every((list) => !Array.isArray(list) || list.length === 0);
 }
 
