@@ -39,10 +39,13 @@ async function collect(batches: AsyncIterable<AppleHealthParsedRecords>): Promis
     ecgRecordings: [],
     rejected: [],
     deletedExternalIds: [],
+    fixedTimeIds: true,
     batches: 0,
   };
   for await (const batch of batches) {
     all.batches++;
+    // HealthKit's UUIDs name samples that never move: the writer looks a sample up in its own hour only.
+    expect(batch.fixedTimeIds).toBe(true);
     all.quantitySamples.push(...batch.quantitySamples);
     all.categorySamples.push(...batch.categorySamples);
     all.sleepSessions.push(...batch.sleepSessions);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
-import { getSampleStats, listSamples } from "@svc/core";
+import { applyProviderDeletions, getSampleStats, listSamples } from "@svc/core";
 import { connectSql, createEmptyTestDatabase } from "@svc/testing";
 
 // The upgrade that groups quantity samples (migration *_quantity_sample_chunks): a database
@@ -107,5 +107,12 @@ describe("the upgrade to grouped quantity samples", () => {
     const { rows } = await sql.query("SELECT max(id)::bigint AS id FROM quantity_samples");
     const next = (await sql.query("SELECT nextval('quantity_sample_chunk_ids') * 8192 AS id")).rows[0]!.id;
     expect(BigInt(next)).toBeGreaterThan(BigInt(rows[0]!.id));
+  });
+
+  it("finds an upgraded sample by its provider id: the provider's deletion of one step sample removes it alone", async () => {
+    const deleted = await db.$transaction((tx) => applyProviderDeletions(tx, { userId: user, provider: "apple_health" }, ["S5"]));
+    expect(deleted).toBe(1);
+    const steps = await listSamples(db, user, { type: "step_count", view: "all", limit: 1000 });
+    expect(steps.data.map((s) => s.external_id)).toEqual(legacy.filter((r) => r.type === "step_count" && r.external_id !== "S5").map((r) => r.external_id));
   });
 });

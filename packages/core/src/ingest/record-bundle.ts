@@ -60,7 +60,7 @@ export async function writeParsedRecords(db: DbClient, batch: RecordBatch, recor
     for (const day of summary.days) changes.days.add(day);
     changes.rejected += summary.rejected;
   };
-  if (parsed.quantitySamples.length) add("quantity_samples", await writeQuantitySamples(db, batch, parsed.quantitySamples));
+  if (parsed.quantitySamples.length) add("quantity_samples", await writeQuantitySamples(db, batch, parsed.quantitySamples, { fixedTimeIds: parsed.fixedTimeIds ?? false }));
   if (parsed.categorySamples.length) add("category_samples", await writeCategorySamples(db, batch, parsed.categorySamples));
   if (parsed.sleepSessions.length) add("sleep_sessions", await writeSleepSessions(db, batch, parsed.sleepSessions));
   if (parsed.workouts.length) add("workouts", await writeWorkouts(db, batch, parsed.workouts));

@@ -24,7 +24,12 @@ export interface ParsedRecords {
   rejected: ParseRejection[];
   /** The provider's ids of records it reported deleted (HealthKit deleted objects, Health Connect deletions). */
   deletedExternalIds?: string[];
+  /** The provider's sample ids name samples whose times never change (see SampleWriteOptions). */
+  fixedTimeIds?: boolean;
 }
+
+/** The lists of records a bundle holds, by kind. */
+export type RecordListName = Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds" | "fixedTimeIds">;
 
 export interface ParseRejection {
   recordKind: string;

@@ -19,7 +19,7 @@ import {
   type SleepSessionRecord,
   type WorkoutRecord,
 } from "@svc/core";
-import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
+import { emptyParsedRecords, type ParsedRecords, type RecordListName } from "../parsed-records.ts";
 import {
   categoryMappingOf,
   categoryValueOf,
@@ -94,7 +94,7 @@ export interface HkWorkout {
 }
 
 export class AppleHealthRecords {
-  private batch: AppleHealthParsedRecords = emptyParsedRecords();
+  private batch: AppleHealthParsedRecords = newBatch();
   private size = 0;
   private readonly batchSize: number;
   private readonly sleep = new Map<string, SleepEntry[]>();
@@ -114,7 +114,7 @@ export class AppleHealthRecords {
   /** The current batch; a new one starts. */
   take(): AppleHealthParsedRecords {
     const batch = this.batch;
-    this.batch = emptyParsedRecords();
+    this.batch = newBatch();
     this.size = 0;
     return batch;
   }
@@ -156,7 +156,7 @@ export class AppleHealthRecords {
     else this.unknownTypes.set(structuredClone(key), { kind, count: 1, locator });
   }
 
-  private push<K extends Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds">>(list: K, record: ParsedRecords[K][number], weight = 1): void {
+  private push<K extends RecordListName>(list: K, record: ParsedRecords[K][number], weight = 1): void {
     (this.batch[list] as Array<ParsedRecords[K][number]>).push(record);
     this.size += weight;
   }
@@ -313,6 +313,9 @@ export class AppleHealthRecords {
     this.push("dailySummaries", record);
   }
 }
+
+/** HealthKit never edits a sample (a change is a deletion and a new sample): its UUID names fixed times. */
+const newBatch = (): AppleHealthParsedRecords => ({ ...emptyParsedRecords(), fixedTimeIds: true });
 
 /** Whether a batch holds nothing at all. */
 function isEmpty(batch: AppleHealthParsedRecords): boolean {

@@ -7,7 +7,7 @@ import type {
   SleepPhaseRecord,
   WorkoutRecord,
 } from "@svc/core";
-import type { ParsedRecords } from "../parsed-records.ts";
+import type { ParsedRecords, RecordListName } from "../parsed-records.ts";
 import { CANONICAL_UNITS, readMeasurement, type Measurement, type UnitKind } from "./units.ts";
 import {
   BLOOD_PRESSURE_LOCATIONS,
@@ -785,7 +785,7 @@ export function mapRecord(recordType: string, record: JsonObject, locator: strin
   }
 }
 
-type Marks = Record<Exclude<keyof ParsedRecords, "rejected" | "deletedExternalIds">, number> & { rejected: number };
+type Marks = Record<RecordListName, number> & { rejected: number };
 
 function marks(out: ParsedRecords): Marks {
   return {

@@ -5,7 +5,7 @@ import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "../menstrual-cycles/menstrual-cycles.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** A category sample as a parser produces it: a value from a fixed set (or free text outside the catalog). */

@@ -3,7 +3,7 @@ import { touchEcgRecording, upsertEcgRecordings, upsertEcgVoltages, type EcgReco
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, snakeCaseCode, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** An ECG recording as a parser produces it. */

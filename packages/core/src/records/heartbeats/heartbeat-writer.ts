@@ -11,7 +11,7 @@ import {
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /**

@@ -3,7 +3,7 @@ import { upsertNutritionLogs, type NutritionLogWrite } from "./nutrition-log-rep
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { checkAmounts, checkInterval, identityOf, normalizeProvenance, type RecordProvenanceInput } from "../record-fields.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** A meal or drink as a parser produces it. Amounts are in the unit their name says. */

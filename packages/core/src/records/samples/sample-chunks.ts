@@ -1,5 +1,5 @@
 import type { DbClient } from "../../platform/index.ts";
-import { findChunksByExternalIds, findChunksForWrite, newChunkIds, saveChunks, type SampleChunk, SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
+import { findChunksByExternalIds, findChunksInHours, newChunkIds, saveChunks, type SampleChunk, SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
 import { insertSampleSeries, listProviderSeries, listSampleSeries, lockUserSamples, type SampleSeries, type SampleSeriesFields, seriesKey } from "./sample-series-repository.ts";
 import { recordIdentity } from "./sample-identity.ts";
 
@@ -19,8 +19,20 @@ export interface QuantitySampleWrite extends SampleSeriesFields {
 export interface StoredSamples {
   inserted: number;
   updated: number;
-  /** Type and times of each inserted or updated sample (the new times of a moved one). */
-  changed: Array<{ type: string; start_date: Date; end_date: Date }>;
+  /** The types of the inserted and updated samples. */
+  types: Set<string>;
+  /** Each inserted or updated sample (at its new times when it moved). */
+  changed: QuantitySampleWrite[];
+}
+
+export interface SampleWriteOptions {
+  /**
+   * The provider's ids each name a sample whose times never change (HealthKit's UUIDs: a
+   * sample is never edited, only deleted and saved anew), so a sample sent again is looked
+   * for in its own hour only. Without it, a sample with an id not found in its hour is also
+   * looked for across all of the user's time: one index search per id, too slow for bulk uploads.
+   */
+  fixedTimeIds?: boolean;
 }
 
 /** Where a stored sample lies. */
@@ -41,12 +53,14 @@ export async function storeSamples(
   db: DbClient,
   batch: { userId: string; provider: string; rawObjectId: string | null },
   samples: readonly QuantitySampleWrite[],
+  options: SampleWriteOptions = {},
 ): Promise<StoredSamples> {
-  const result: StoredSamples = { inserted: 0, updated: 0, changed: [] };
+  const result: StoredSamples = { inserted: 0, updated: 0, types: new Set(), changed: [] };
   if (samples.length === 0) return result;
   await lockUserSamples(db, batch.userId);
   const types = [...new Set(samples.map((s) => s.type))];
-  const fieldsByKey = new Map(samples.map((s) => [seriesKey(s), s]));
+  const keys = samples.map(seriesKey);
+  const fieldsByKey = new Map(samples.map((s, i) => [keys[i]!, s]));
   const known = await listSampleSeries(db, { userId: batch.userId, types, provider: batch.provider });
   const knownKeys = new Set(known.map(seriesKey));
   const missing = [...fieldsByKey.entries()].filter(([key]) => !knownKeys.has(key)).map(([, fields]) => fields);
@@ -54,30 +68,36 @@ export async function storeSamples(
   const seriesByKey = new Map(series.map((s) => [seriesKey(s), s]));
   const seriesById = new Map(series.map((s) => [s.id, s]));
 
-  const chunks = await findChunksForWrite(db, {
-    userId: batch.userId,
-    seriesIds: series.map((s) => s.id),
-    hours: [...new Set(samples.map((s) => hourOf(s.startDate).getTime()))].map((t) => new Date(t)),
-    externalIds: [...new Set(samples.flatMap((s) => (s.externalId ? [s.externalId] : [])))],
-  });
+  const seriesIds = series.map((s) => s.id);
+  const hours = [...new Set(samples.map((s) => hourOf(s.startDate).getTime()))].map((t) => new Date(t));
+  const chunks = await findChunksInHours(db, { userId: batch.userId, seriesIds, hours });
   const stored = indexStoredSamples(chunks, seriesById);
+  if (!options.fixedTimeIds) {
+    // A sample sent again under its provider id may have moved to another hour.
+    const moved = samples.filter((s) => s.externalId !== null && !stored.has(identityKey(s))).map((s) => s.externalId!);
+    const known = new Set(chunks.map(chunkKey));
+    const elsewhere = (await findChunksByExternalIds(db, { userId: batch.userId, seriesIds, externalIds: moved })).filter((c) => !known.has(chunkKey(c)));
+    for (const [key, slot] of indexStoredSamples(elsewhere, seriesById)) stored.set(key, slot);
+    chunks.push(...elsewhere);
+  }
+  // The last chunk of a series and hour takes new samples.
   const open = new Map<string, SampleChunk>();
-  for (const chunk of chunks) open.set(`${chunk.seriesId}|${chunk.hour.getTime()}`, chunk);
+  for (const chunk of chunks.sort(byChunkOrder)) open.set(`${chunk.seriesId}|${chunk.hour.getTime()}`, chunk);
   const fresh: SampleChunk[] = [];
   const changedChunks = new Set<SampleChunk>();
   const now = new Date();
 
-  for (const sample of samples) {
-    const target = seriesByKey.get(seriesKey(sample))!;
+  for (const [i, sample] of samples.entries()) {
+    const target = seriesByKey.get(keys[i]!)!;
     const hour = hourOf(sample.startDate);
-    const place = stored.get(`${sample.type}\u0000${sample.dedupeKey}`);
+    const place = stored.get(identityKey(sample));
     if (place) {
       if (!differs(place, target, sample)) continue;
       result.updated++;
       if (place.chunk.seriesId === target.id && place.chunk.hour.getTime() === hour.getTime()) {
         fillSlot(place.chunk, place.slot, sample, batch.rawObjectId, now);
         changedChunks.add(place.chunk);
-        result.changed.push({ type: sample.type, start_date: sample.startDate, end_date: sample.endDate });
+        result.changed.push(sample);
         continue;
       }
       emptySlot(place.chunk, place.slot);
@@ -94,13 +114,19 @@ export async function storeSamples(
     }
     fillSlot(chunk, chunk.values.length, sample, batch.rawObjectId, now);
     changedChunks.add(chunk);
-    result.changed.push({ type: sample.type, start_date: sample.startDate, end_date: sample.endDate });
+    result.changed.push(sample);
   }
   const ids = await newChunkIds(db, fresh.length);
   fresh.forEach((chunk, i) => (chunk.chunkId = ids[i]!));
   await saveChunks(db, batch.userId, [...changedChunks]);
+  for (const sample of result.changed) result.types.add(sample.type);
   return result;
 }
+
+const identityKey = (s: { type: string; dedupeKey: string }) => `${s.type}\u0000${s.dedupeKey}`;
+const chunkKey = (c: SampleChunk) => `${c.seriesId}|${c.hour.getTime()}|${c.chunkId}`;
+const byChunkOrder = (a: SampleChunk, b: SampleChunk) =>
+  a.seriesId === b.seriesId ? a.hour.getTime() - b.hour.getTime() || Number(a.chunkId - b.chunkId) : a.seriesId < b.seriesId ? -1 : 1;
 
 /** Every stored sample of the chunks by its identity (type and dedupe key). */
 function indexStoredSamples(chunks: readonly SampleChunk[], seriesById: ReadonlyMap<bigint, SampleSeries>): Map<string, Slot> {
@@ -112,7 +138,7 @@ function indexStoredSamples(chunks: readonly SampleChunk[], seriesById: Readonly
       const start = new Date(chunk.hour.getTime() + chunk.startOffsets[slot]!);
       const end = new Date(start.getTime() + chunk.durationsMs[slot]!);
       const dedupeKey = recordIdentity({ externalId: chunk.externalIds[slot] ?? null, start, end, device: series.device, sourceName: series.sourceName });
-      index.set(`${series.type}\u0000${dedupeKey}`, { chunk, slot });
+      index.set(identityKey({ type: series.type, dedupeKey }), { chunk, slot });
     });
   }
   return index;

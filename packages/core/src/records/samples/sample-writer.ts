@@ -1,11 +1,12 @@
 import { findQuantityType, fromStorageUnit, toStorageUnit } from "../catalog/index.ts";
 import { type DbClient, isTimeZone } from "../../platform/index.ts";
-import { type QuantitySampleWrite, storeSamples } from "./sample-chunks.ts";
+import { type QuantitySampleWrite, type SampleWriteOptions, storeSamples } from "./sample-chunks.ts";
 import { recordIdentity } from "./sample-identity.ts";
 import { listTombstonedKeys } from "../tombstone-repository.ts";
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { upsertSampleStreams, type SampleStreamWrite } from "./sample-stream-repository.ts";
 import { affectsDailyTotals, refreshDerivedDailyTotals } from "../daily/daily-totals.ts";
+import { UtcDaySet } from "../utc-days.ts";
 import { partitionRecords, writeSummary, type RecordBatch, type WriteSummary } from "../record-batches.ts";
 
 export type { RecordBatch, WriteSummary };
@@ -55,6 +56,7 @@ export async function writeQuantitySamples(
   db: DbClient,
   batch: RecordBatch,
   records: readonly QuantitySampleRecord[],
+  options: SampleWriteOptions = {},
 ): Promise<WriteSummary> {
   const partitioned = partitionRecords(
     records,
@@ -64,20 +66,18 @@ export async function writeQuantitySamples(
   );
   const tombstoned = await listTombstonedKeys(db, batch, "quantity_sample", [...partitioned.byIdentity.values()].map((s) => s.dedupeKey));
   const samples = [...partitioned.byIdentity.values()].filter((s) => !tombstoned.has(s.dedupeKey));
-  const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
+  const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new UtcDaySet() };
   for (let i = 0; i < samples.length; i += CHUNK) {
-    const result = await storeSamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
+    const result = await storeSamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK), options);
     changed.inserted += result.inserted;
     changed.updated += result.updated;
-    for (const row of result.changed) {
-      changed.types.add(row.type);
-      for (const day of utcDays(row.start_date, row.end_date)) changed.days.add(day);
-    }
+    for (const type of result.types) changed.types.add(type);
+    for (const sample of result.changed) changed.days.add(sample.startDate, sample.endDate);
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
   await insertRejectedRecords(db, batch, partitioned.rejected);
-  if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changed.days]);
-  return writeSummary(partitioned, changed);
+  if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, changed.days.dates());
+  return writeSummary(partitioned, { ...changed, days: changed.days.dates() });
 }
 
 function normalizeSample(record: QuantitySampleRecord, provider: string): QuantitySampleWrite | { reason: string } {
@@ -153,14 +153,4 @@ function streamsOf(provider: string, samples: readonly QuantitySampleWrite[]): S
     }
   }
   return [...streams.values()];
-}
-
-/** The UTC dates an interval touches (an instant touches one). */
-export function utcDays(start: Date, end: Date): string[] {
-  const days: string[] = [];
-  const last = end > start ? new Date(end.getTime() - 1) : start;
-  for (let day = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()); day <= last.getTime(); day += 86_400_000) {
-    days.push(new Date(day).toISOString().slice(0, 10));
-  }
-  return days;
 }

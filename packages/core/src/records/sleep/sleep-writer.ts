@@ -5,7 +5,7 @@ import { upsertSleepSessions, type SleepSessionWrite } from "./sleep-session-rep
 import { deriveStageTotals, SLEEP_STAGES, type SleepStage } from "./stage-totals.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 export interface SleepPhaseRecord {

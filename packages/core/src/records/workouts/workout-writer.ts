@@ -5,7 +5,7 @@ import { upsertWorkouts, type WorkoutWrite } from "./workout-repository.ts";
 import { replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "./workout-route-repository.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
-import { utcDays } from "../samples/sample-writer.ts";
+import { utcDays } from "../utc-days.ts";
 import type { RecordBatch, WriteSummary } from "../record-batches.ts";
 
 /** One GPS fix of a workout's route. */
