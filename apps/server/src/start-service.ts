@@ -56,6 +56,8 @@ export async function startService(
     uploadSettings?: UploadSettings;
     /** Tests: a provider catalog other than this build's registry (e.g. with a test connector). */
     providers?: ProviderCatalog;
+    /** False: no HTTP listener, not even the probes (the etl thread of SVC_ROLE=all, whose process serves them). */
+    serveHttp?: boolean;
   } = {},
 ): Promise<RunningService> {
   const postgres = env.DATABASE_URL
@@ -115,8 +117,8 @@ export async function startService(
   const readiness = new Readiness(probeDb);
   // The etl role serves no API, but orchestrators still probe it.
   const app = env.SVC_ROLE === "etl" ? createProbeApp(readiness) : createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
-  const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
-  const address = server.address();
+  const server = options.serveHttp === false ? undefined : await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
+  const address = server?.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
   if (url && !env.SVC_PUBLIC_URL) publicUrl = url;
   logger.info({ role: env.SVC_ROLE, url }, "svc started");
@@ -135,7 +137,10 @@ export async function startService(
       const timeoutSeconds = env.SVC_SHUTDOWN_TIMEOUT_SECONDS;
       logger.info({ timeout_seconds: timeoutSeconds }, "shutdown: not ready, no new connections, finishing requests and jobs");
       // Both at once: the queue stops fetching while requests finish (and may still queue jobs).
-      const [requests, running] = await Promise.all([closeHttpServer(server, timeoutSeconds * 1000), jobs.drain(timeoutSeconds * 1000)]);
+      const [requests, running] = await Promise.all([
+        server ? closeHttpServer(server, timeoutSeconds * 1000) : { cut: 0 },
+        jobs.drain(timeoutSeconds * 1000),
+      ]);
       const cut = { connections_cut: requests.cut, jobs_cut: running.cut };
       if (cut.connections_cut + cut.jobs_cut > 0) logger.warn(cut, "shutdown: timeout reached, the rest was cut off (cut jobs are retried)");
       else logger.info("shutdown: requests and jobs finished");

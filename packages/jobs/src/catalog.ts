@@ -35,6 +35,11 @@ export const JOB_CATALOG = {
     // not after 35 minutes; one that only looked dead waits on the raw object's row lock, then
     // finds it processed.
     options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, heartbeatSeconds: 10, expireInSeconds: 35 * 60 },
+    // Up to 4 ETLs at once per process, of different users: the jobs of one user share a
+    // pg-boss group (core's etl-jobs.ts) that runs one at a time, so other users' uploads do
+    // not wait behind one user's large upload or backlog. Two fetches at the same moment can
+    // pass the group's limit; core's ETL then still takes one user's uploads one at a time, in order.
+    work: { localConcurrency: 4, groupConcurrency: 1 },
   },
   // One attempt of one webhook delivery. The retry schedule of deliveries is our own
   // (a new job per attempt); pg-boss retries only an attempt whose worker died (no

@@ -1,4 +1,4 @@
-import { fromPrisma, PgBoss, type PrismaTransactionLike } from "pg-boss";
+import { fromPrisma, PgBoss, type PrismaTransactionLike, type WorkOptions } from "pg-boss";
 import { JOB_CATALOG, type JobName, type JobPayload } from "./catalog.ts";
 import { inJobSpan, splitTraceContext, withTraceContext } from "./job-trace.ts";
 
@@ -90,7 +90,8 @@ export class JobQueue {
   ): Promise<void> {
     const entry = JOB_CATALOG[name];
     const { payload: schema, options } = entry;
-    const { localConcurrency = 1, ...fetching } = { pollingIntervalSeconds: 1, batchSize: 1, ...("work" in entry ? entry.work : {}) };
+    const work: WorkOptions = "work" in entry ? entry.work : {};
+    const { localConcurrency = 1, ...fetching } = { pollingIntervalSeconds: 1, batchSize: 1, ...work };
     // One pg-boss worker per slot, so that each knows its own id to wake.
     for (let slot = 0; slot < localConcurrency; slot++) {
       let workerId = "";

@@ -13,16 +13,20 @@ it("queues a new ETL job for a raw object pending long after it arrived with no 
   const db = createDatabase(api.databaseUrl, { max: 1 });
   try {
     const { api_key: key } = await api.createTenant();
-    const user = (await api.call("/v1/users", { key, body: {} })).body;
-    const token = (await api.call(`/v1/users/${user.id}/tokens`, { key, body: { scopes: ["upload"] } })).body.token;
-    const upload = async (minute: number) => {
+    // Two users: an ETL of one user's upload processes that user's older pending uploads first.
+    const tokenOf = async () => {
+      const user = (await api.call("/v1/users", { key, body: {} })).body;
+      return (await api.call(`/v1/users/${user.id}/tokens`, { key, body: { scopes: ["upload"] } })).body.token as string;
+    };
+    const [tokenA, tokenB] = [await tokenOf(), await tokenOf()];
+    const upload = async (token: string, minute: number) => {
       const answer = await uploadNdjson(api, token, "bluetooth", [heartRateLine(60 + minute, `2026-11-01T08:${String(minute).padStart(2, "0")}:00Z`)]);
       expect(answer.status, answer.text).toBe(202);
       return answer.body.upload_id as string;
     };
-    const orphan = await upload(1); // old, its job failed for good
-    const waiting = await upload(2); // old, its job still waits
-    const recent = await upload(3); // its job failed, but it arrived a moment ago
+    const orphan = await upload(tokenA, 1); // old, its job failed for good
+    const waiting = await upload(tokenB, 2); // old, its job still waits
+    const recent = await upload(tokenA, 3); // its job failed, but it arrived a moment ago
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     await db.rawObject.updateMany({ where: { id: { in: [orphan, waiting] } }, data: { receivedAt: hourAgo } });
     await db.$executeRawUnsafe(

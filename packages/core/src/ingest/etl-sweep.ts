@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { findPendingRawObjectsWithoutJob } from "./raw-object-repository.ts";
+import { sendEtlJob } from "./etl-jobs.ts";
 
 /**
  * Longer than one ETL attempt may run (the job's 35-minute expiry): an object younger than
@@ -15,6 +16,6 @@ const BATCH = 500;
  */
 export async function requeueOrphanedRawObjects(deps: Pick<CoreDeps, "db" | "jobs">, now = new Date()): Promise<string[]> {
   const orphans = await findPendingRawObjectsWithoutJob(deps.db, new Date(now.getTime() - STALE_AFTER_MS), BATCH);
-  for (const id of orphans) await deps.jobs.send("etl-raw-object", { raw_object_id: id });
-  return orphans;
+  for (const orphan of orphans) await sendEtlJob(deps, orphan);
+  return orphans.map((orphan) => orphan.id);
 }

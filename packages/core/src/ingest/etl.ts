@@ -1,8 +1,16 @@
 import { AppError, type DbClient, rawObjectSource, type RawObjectSource } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
-import { findRawObject, lockRawObject, markRawObjectFailed, markRawObjectProcessed } from "./raw-object-repository.ts";
+import {
+  findOlderPendingRawObjects,
+  findRawObject,
+  lockRawObject,
+  lockUserEtl,
+  markRawObjectFailed,
+  markRawObjectProcessed,
+  type RawObjectRow,
+} from "./raw-object-repository.ts";
 import { insertRejectedRecords, type ParsedRecords } from "../records/index.ts";
-import { findUserById } from "../identity/index.ts";
+import { findUserById, type UserRow } from "../identity/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { emitEvent } from "../events/index.ts";
 import { localDayRange } from "./local-days.ts";
@@ -25,16 +33,27 @@ const ETL_TRANSACTION_TIMEOUT_MS = 30 * 60_000;
  * read at all marks the raw object failed with a rejected record; other errors throw so
  * the job is retried. Running it again for a processed object does nothing, also when two
  * attempts overlap (a retry of an attempt that only looked dead waits for it, then stops).
+ *
+ * A user's raw objects are processed one at a time, in the order they were received: the
+ * user's older ones still pending are processed first. pg-boss runs one ETL job of a user at
+ * a time, but two workers fetching at the same moment can each start one, and a job waiting
+ * for a retry lets the next one of the user start.
  */
 export async function processRawObject(deps: CoreDeps, rawObjectId: string, parse: RawObjectParser): Promise<void> {
   const raw = await findRawObject(deps.db, rawObjectId);
   if (!raw || raw.status !== "pending") return;
   const user = await findUserById(deps.db, raw.userId);
   if (!user || user.status !== "active") return;
+  for (const older of await findOlderPendingRawObjects(deps.db, raw)) await processOne(deps, user, older, parse);
+  await processOne(deps, user, raw, parse);
+}
+
+async function processOne(deps: CoreDeps, user: UserRow, raw: RawObjectRow, parse: RawObjectParser): Promise<void> {
   const batch = { userId: raw.userId, provider: raw.provider, rawObjectId: raw.id };
   try {
     await deps.db.$transaction(
       async (tx) => {
+        await lockUserEtl(tx, raw.userId);
         if ((await lockRawObject(tx, raw.id)) !== "pending") return;
         const changes = noChanges();
         const days: { first?: string; last?: string } = {};

@@ -111,6 +111,24 @@ export function deleteDroppedUpload(db: DbClient, id: string) {
   return db.rawObject.deleteMany({ where: { id, status: "receiving", heartbeatAt: null } });
 }
 
+/** The user's raw objects still pending that were received before `raw`, oldest first. */
+export function findOlderPendingRawObjects(db: DbClient, raw: { id: string; userId: string; receivedAt: Date }): Promise<RawObjectRow[]> {
+  return db.rawObject.findMany({
+    where: {
+      userId: raw.userId,
+      status: "pending",
+      OR: [{ receivedAt: { lt: raw.receivedAt } }, { receivedAt: raw.receivedAt, id: { lt: raw.id } }],
+    },
+    orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+    select: rawObjectFields,
+  });
+}
+
+/** Takes the user's ETL lock until the transaction ends: one ETL of a user's raw objects at a time. */
+export async function lockUserEtl(db: DbClient, userId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`etl:${userId}`}, 0))`;
+}
+
 /** Locks the raw object's row until the transaction ends (one ETL of it at a time); its status, null when it is gone. */
 export async function lockRawObject(db: DbClient, id: string): Promise<RawObjectRow["status"] | null> {
   const rows = await db.$queryRaw<Array<{ status: RawObjectRow["status"] }>>`
@@ -123,9 +141,9 @@ export async function lockRawObject(db: DbClient, id: string): Promise<RawObject
  * job of pg-boss's `etl-raw-object` queue names them in state created, retry or active. Reads
  * pg-boss's own job table (its `data` is the catalog's payload), as its findJobs does.
  */
-export async function findPendingRawObjectsWithoutJob(db: DbClient, receivedBefore: Date, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT r.id::text AS id
+export function findPendingRawObjectsWithoutJob(db: DbClient, receivedBefore: Date, limit: number): Promise<Array<{ id: string; userId: string }>> {
+  return db.$queryRaw<Array<{ id: string; userId: string }>>`
+    SELECT r.id::text AS id, r.user_id::text AS "userId"
     FROM raw_objects r
     WHERE r.status = 'pending' AND r.received_at < ${receivedBefore}
       AND NOT EXISTS (
@@ -133,5 +151,4 @@ export async function findPendingRawObjectsWithoutJob(db: DbClient, receivedBefo
         WHERE j.name = 'etl-raw-object' AND j.data->>'raw_object_id' = r.id::text AND j.state IN ('created', 'retry', 'active'))
     ORDER BY r.received_at
     LIMIT ${limit}`;
-  return rows.map((row) => row.id);
 }

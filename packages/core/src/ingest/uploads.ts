@@ -12,6 +12,7 @@ import {
 } from "./raw-object-repository.ts";
 import { erasureRunning, findUserById, lockUserForUpload, requireProviderOnForTenant } from "../identity/index.ts";
 import { startUploadHeartbeat, UploadDropped } from "./upload-heartbeat.ts";
+import { sendEtlJob } from "./etl-jobs.ts";
 
 /** Uploads of one user whose bytes may arrive at the same time (spec: one shared limit). */
 export const UPLOADS_IN_FLIGHT_PER_USER = 4;
@@ -137,7 +138,7 @@ function settleUpload(
     }
     const row = await markRawObjectStored(tx, upload.rawObjectId, { ...stored, uploadKey });
     if (!row) return { kind: "dropped" };
-    await deps.jobs.send("etl-raw-object", { raw_object_id: row.id }, tx);
+    await sendEtlJob(deps, row, tx);
     return { kind: "stored", row };
   });
 }
