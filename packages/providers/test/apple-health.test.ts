@@ -361,6 +361,10 @@ describe("NDJSON lines", () => {
     expect(checkAppleHealthLine(JSON.stringify({ ...ok, type: "" }), 6)).toBe("line 6: type (a HealthKit type identifier) is missing");
     expect(checkAppleHealthLine(JSON.stringify({ ...ok, start: "2024-03-01 08:00" }), 7)).toBe("line 7: start is missing or not an RFC 3339 time");
     expect(checkAppleHealthLine(JSON.stringify({ ...ok, start: "2024-02-30T08:00:00Z" }), 8)).toBe("line 8: start is missing or not an RFC 3339 time");
+    // February 29 of leap years only (1900 was not one, 2000 was).
+    for (const [start, valid] of [["2024-02-29", true], ["2023-02-29", false], ["1900-02-29", false], ["2000-02-29", true]] as const) {
+      expect(checkAppleHealthLine(JSON.stringify({ ...ok, start: `${start}T08:00:00Z` }), 8), start).toBe(valid ? null : "line 8: start is missing or not an RFC 3339 time");
+    }
     expect(checkAppleHealthLine(JSON.stringify({ kind: "deleted", type: "HKQuantityTypeIdentifierHeartRate" }), 9)).toBe("line 9: a deleted line needs the uuid of the deleted object");
     expect(checkAppleHealthLine(JSON.stringify({ kind: "deleted", type: "HKQuantityTypeIdentifierHeartRate", uuid: "U" }), 10)).toBeNull();
   });

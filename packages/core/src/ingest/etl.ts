@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { AppError, type DbClient, rawObjectSource, type RawObjectSource } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
@@ -57,7 +58,9 @@ async function processOne(deps: CoreDeps, user: UserRow, raw: RawObjectRow, pars
         if ((await lockRawObject(tx, raw.id)) !== "pending") return;
         const changes = noChanges();
         const days: { first?: string; last?: string } = {};
-        for await (const parsed of parse(raw, rawObjectSource(deps.rawStore, raw.storageKey, Number(raw.byteSize)))) {
+        // One batch parsed ahead: the parser works while PostgreSQL writes the batch before.
+        const parsedAhead = Readable.from(parse(raw, rawObjectSource(deps.rawStore, raw.storageKey, Number(raw.byteSize))), { highWaterMark: 1 });
+        for await (const parsed of parsedAhead as AsyncIterable<ParsedRecords>) {
           await writeParsedRecords(tx, batch, parsed, changes);
           localDayRange(parsed, days);
         }

@@ -21,6 +21,10 @@ function isIanaZone(value: string): boolean {
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** Local dates by zone and quarter hour (see localDate). */
+const slotDates = new Map<string, string>();
+const SLOT_MS = 15 * 60_000;
+const MAX_SLOT_DATES = 100_000;
 
 /** The local date (YYYY-MM-DD) of an instant in an IANA zone or a ±hh:mm offset; UTC when the zone is missing or invalid. */
 export function localDate(instant: Date, timeZone: string | null | undefined): string {
@@ -30,11 +34,29 @@ export function localDate(instant: Date, timeZone: string | null | undefined): s
     const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === "-" ? -1 : 1);
     return new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, 10);
   }
+  // Formatting is slow (microseconds) and samples come by the million: a quarter hour of UTC
+  // whose first and last millisecond fall on one local date is formatted once. Offsets are
+  // multiples of 15 minutes but for old local mean times, so nearly every quarter hour does.
+  const slot = Math.floor(instant.getTime() / SLOT_MS);
+  const key = `${timeZone}|${slot}`;
+  const known = slotDates.get(key);
+  if (known !== undefined) return known;
+  const format = dateFormat(timeZone);
+  const date = format.format(instant);
+  const first = format.format(new Date(slot * SLOT_MS));
+  if (first === date && format.format(new Date((slot + 1) * SLOT_MS - 1)) === date) {
+    if (slotDates.size >= MAX_SLOT_DATES) slotDates.clear();
+    slotDates.set(key, date);
+  }
+  return date;
+}
+
+function dateFormat(timeZone: string): Intl.DateTimeFormat {
   let format = dateFormats.get(timeZone);
   if (!format) {
     // en-CA formats dates as YYYY-MM-DD.
     format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
     if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
   }
-  return format.format(instant);
+  return format;
 }

@@ -71,6 +71,19 @@ const COMPANY_SUFFIXES = new Set(["inc", "ltd", "llc", "limited", "oy", "gmbh", 
  */
 export function vendorSlug(manufacturer: string | null | undefined): string | null {
   if (!manufacturer) return null;
+  // One upload names a few manufacturers, each on up to millions of samples.
+  let slug = vendorSlugs.get(manufacturer);
+  if (slug === undefined) {
+    slug = slugOf(manufacturer);
+    if (vendorSlugs.size >= 1000) vendorSlugs.clear();
+    vendorSlugs.set(manufacturer, slug);
+  }
+  return slug;
+}
+
+const vendorSlugs = new Map<string, string | null>();
+
+function slugOf(manufacturer: string): string | null {
   const words = manufacturer
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -122,15 +135,22 @@ export function metadataTimeZone(metadata: Record<string, unknown>): string | nu
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const EXPORT_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+
 function toDate(
   parts: { y: string; mo: string; d: string; h: string; mi: string; s: string; fraction?: string | undefined },
   offsetMinutes: number,
 ): Date | null {
-  const [y, mo, d, h, mi, s] = [parts.y, parts.mo, parts.d, parts.h, parts.mi, parts.s].map(Number) as [number, number, number, number, number, number];
+  const y = Number(parts.y);
+  const mo = Number(parts.mo);
+  const d = Number(parts.d);
+  const h = Number(parts.h);
+  const mi = Number(parts.mi);
+  const s = Number(parts.s);
   // Date.UTC reads years 0-99 as 1900-1999.
   if (y < 100 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (d > daysInMonth) return null;
+  if (d > (mo === 2 && isLeapYear(y) ? 29 : DAYS_IN_MONTH[mo - 1]!)) return null;
   const ms = parts.fraction ? Math.round(Number(`0.${parts.fraction}`) * 1000) : 0;
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s) + ms - offsetMinutes * 60_000);
   return Number.isNaN(date.getTime()) ? null : date;
