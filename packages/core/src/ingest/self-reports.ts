@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import {
   categoryOfRecordKind,
   emptyParsedRecords,
+  findSampleTypesByExternalId,
   isSelfReportKind,
   type QuantitySampleRecord,
   SELF_REPORT_KIND_NAMES,
@@ -12,7 +13,6 @@ import {
 } from "../records/index.ts";
 import { AppError, type DbClient, isTimeZone } from "../platform/index.ts";
 import { erasureRunning, lockUserForUpload, requireProviderOnForTenant, type UserRow } from "../identity/index.ts";
-import { findSampleTypesByExternalId } from "./self-report-repository.ts";
 import { listRevokedCategories } from "../sharing/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { localDayRange } from "./local-days.ts";

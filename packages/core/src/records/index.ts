@@ -46,7 +46,7 @@ export { resolveStatsIntervals } from "./samples/intervals.ts";
 export { listSampleStartTimes, mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";
 export * from "./samples/sample-stats.ts";
 export { listSampleTypeSpans } from "./samples/sample-stream-repository.ts";
-export { externalIdHashes } from "./samples/sample-chunk-repository.ts";
+export { findSampleTypesByExternalId } from "./samples/sample-chunks.ts";
 export * from "./samples/sample-types.ts";
 export * from "./samples/sample-writer.ts";
 export { externalIdentity, recordIdentity } from "./samples/sample-identity.ts";

@@ -1,5 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
+import { bloomTester, externalIdBloom } from "./external-id-bloom.ts";
 
 /**
  * One row of quantity_sample_chunks: up to SLOTS_PER_CHUNK samples of one series starting
@@ -57,13 +58,6 @@ function toChunk(row: ChunkRow): SampleChunk {
 const CHUNK_COLUMNS = Prisma.raw(`series_id, hour, chunk_id, start_offsets, durations_ms, sample_values, ingested_at,
   raw_object_ids, external_ids, metadata, legacy_ids`);
 
-/**
- * The hashes of provider ids as external_id_hashes holds them: seeded by the user, so the same
- * id at two users (a date, say) is two keys of the GIN index and a lookup finds only the user's.
- */
-export const externalIdHashes = (userId: string, externalIds: readonly string[]): Prisma.Sql =>
-  Prisma.sql`(SELECT array_agg(hashtextextended(id, hashtextextended(${userId}::text, 0))) FROM unnest(${[...externalIds]}::text[]) id)`;
-
 /** The chunks of `seriesIds` in `hours`, oldest chunk first (PostgreSQL reads only the partitions of these hours). */
 export async function findChunksInHours(
   db: DbClient,
@@ -78,22 +72,26 @@ export async function findChunksInHours(
 }
 
 /**
- * The chunks of these series holding a sample whose provider id is one of `externalIds`,
- * wherever in time, oldest chunk first. The search goes through the GIN index alone (the
- * materialized step): filtering the user's chunks with `&&` instead compares every id of a
- * chunk with every id asked for, which took seconds for a batch at a few hundred thousand samples.
+ * The chunks of these series that may hold a sample whose provider id is one of `externalIds`,
+ * wherever in time, oldest chunk first: those whose Bloom filter says so (external-id-bloom.ts),
+ * read after every filter of the series. The caller compares the ids exactly.
  */
 export async function findChunksByExternalIds(
   db: DbClient,
   q: { userId: string; seriesIds: readonly bigint[]; externalIds: readonly string[] },
 ): Promise<SampleChunk[]> {
   if (q.seriesIds.length === 0 || q.externalIds.length === 0) return [];
+  const filters = await db.$queryRaw<Array<{ series_id: bigint; hour: Date; chunk_id: bigint; external_id_bloom: Uint8Array }>>`
+    SELECT series_id, hour, chunk_id, external_id_bloom FROM quantity_sample_chunks
+    WHERE user_id = ${q.userId}::uuid AND series_id = ANY(${q.seriesIds.map(String)}::bigint[]) AND external_id_bloom IS NOT NULL`;
+  const mayHold = bloomTester(q.externalIds);
+  const candidates = filters.filter((row) => mayHold(row.external_id_bloom));
+  if (candidates.length === 0) return [];
   const rows = await db.$queryRaw<ChunkRow[]>`
-    WITH hits AS MATERIALIZED (
-      SELECT user_id, ${CHUNK_COLUMNS} FROM quantity_sample_chunks WHERE external_id_hashes && ${externalIdHashes(q.userId, q.externalIds)}
-    )
-    SELECT ${CHUNK_COLUMNS} FROM hits
-    WHERE user_id = ${q.userId}::uuid AND series_id = ANY(${q.seriesIds.map(String)}::bigint[])
+    SELECT ${CHUNK_COLUMNS} FROM quantity_sample_chunks
+    JOIN unnest(${candidates.map((c) => String(c.series_id))}::bigint[], ${candidates.map((c) => c.hour)}::timestamptz[],
+      ${candidates.map((c) => String(c.chunk_id))}::bigint[]) AS k(series_id, hour, chunk_id) USING (series_id, hour, chunk_id)
+    WHERE user_id = ${q.userId}::uuid
     ORDER BY series_id, hour, chunk_id`;
   return rows.map(toChunk);
 }
@@ -126,24 +124,25 @@ export async function saveChunks(db: DbClient, userId: string, chunks: readonly 
   const column = (literal: (chunk: SampleChunk) => string | null) => kept.map(literal);
   await db.$executeRaw`
     INSERT INTO quantity_sample_chunks AS c (user_id, series_id, hour, chunk_id, sample_count, start_offsets, durations_ms,
-      sample_values, ingested_at, raw_object_ids, external_ids, external_id_hashes, metadata, legacy_ids)
+      sample_values, ingested_at, raw_object_ids, external_ids, external_id_bloom, metadata, legacy_ids)
     SELECT ${userId}::uuid, k.series_id, k.hour, k.chunk_id, k.sample_count, k.start_offsets::int[], k.durations_ms::bigint[],
       k.sample_values::float8[], k.ingested_at::timestamptz[], k.raw_object_ids::uuid[], k.external_ids::text[],
-      (SELECT array_agg(hashtextextended(e, hashtextextended(${userId}::text, 0))) FROM unnest(k.external_ids::text[]) e WHERE e IS NOT NULL),
+      k.external_id_bloom::bytea,
       k.metadata::jsonb[], k.legacy_ids::bigint[]
     FROM unnest(${kept.map((c) => String(c.seriesId))}::bigint[], ${kept.map((c) => c.hour)}::timestamptz[],
       ${kept.map((c) => String(c.chunkId))}::bigint[], ${kept.map((c) => c.values.filter((v) => v !== null).length)}::int[],
       ${column((c) => arrayLiteral(c.startOffsets))}::text[], ${column((c) => arrayLiteral(c.durationsMs))}::text[],
       ${column((c) => arrayLiteral(c.values))}::text[], ${column((c) => timesLiteral(c.ingestedAt))}::text[],
       ${column((c) => arrayLiteral(c.rawObjectIds))}::text[], ${column((c) => nullWhenEmpty(c.externalIds))}::text[],
+      ${column((c) => externalIdBloom(c.externalIds))}::text[],
       ${column((c) => nullWhenEmpty(c.metadata.map((m) => (m ? JSON.stringify(m) : null))))}::text[],
       ${column((c) => nullWhenEmpty(c.legacyIds.map((id) => (id === null ? null : String(id)))))}::text[])
       AS k(series_id, hour, chunk_id, sample_count, start_offsets, durations_ms, sample_values, ingested_at, raw_object_ids,
-        external_ids, metadata, legacy_ids)
+        external_ids, external_id_bloom, metadata, legacy_ids)
     ON CONFLICT (user_id, series_id, hour, chunk_id) DO UPDATE SET
       sample_count = excluded.sample_count, start_offsets = excluded.start_offsets, durations_ms = excluded.durations_ms,
       sample_values = excluded.sample_values, ingested_at = excluded.ingested_at, raw_object_ids = excluded.raw_object_ids,
-      external_ids = excluded.external_ids, external_id_hashes = excluded.external_id_hashes,
+      external_ids = excluded.external_ids, external_id_bloom = excluded.external_id_bloom,
       metadata = excluded.metadata, legacy_ids = excluded.legacy_ids`;
 }
 

@@ -215,3 +215,21 @@ export async function deleteSamplesByExternalIds(
   await saveChunks(db, batch.userId, chunks);
   return deleted;
 }
+
+/**
+ * The types of the user's stored samples of `provider` among `types` whose provider id is one
+ * of `externalIds`, one entry per stored sample.
+ */
+export async function findSampleTypesByExternalId(
+  db: DbClient,
+  q: { userId: string; provider: string; types: readonly string[]; externalIds: readonly string[] },
+): Promise<Array<{ external_id: string; type: string }>> {
+  const series = await listSampleSeries(db, q);
+  const typeOf = new Map(series.map((s) => [s.id, s.type]));
+  const chunks = await findChunksByExternalIds(db, { userId: q.userId, seriesIds: series.map((s) => s.id), externalIds: q.externalIds });
+  const wanted = new Set(q.externalIds);
+  return chunks.flatMap((chunk) =>
+    chunk.externalIds.flatMap((id, slot) => (id !== null && wanted.has(id) && chunk.values[slot] !== null ? [{ external_id: id, type: typeOf.get(chunk.seriesId)! }] : [])),
+  );
+}
+
