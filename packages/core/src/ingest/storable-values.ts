@@ -35,20 +35,24 @@ export function storableValues<T>(value: T): T {
   return clean(value) as T;
 }
 
+// Walked for every record of every upload: plain loops, no allocation when nothing changes.
 function clean(value: unknown): unknown {
   if (typeof value === "string") return storableString(value);
+  if (typeof value !== "object" || value === null) return value;
   if (value instanceof Date) return Number.isNaN(value.getTime()) || isStorableTime(value) ? value : new Date(Number.NaN);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const cleaned = clean(item);
       if (cleaned !== item) (copy ??= [...value])[i] = cleaned;
-    });
+    }
     return copy ?? value;
   }
   if (isPlainObject(value)) {
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    for (const key in value) {
+      const item = value[key];
       const cleanKey = storableString(key);
       const cleaned = clean(item);
       if (cleanKey === key && cleaned === item) continue;

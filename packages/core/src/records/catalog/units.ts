@@ -178,7 +178,7 @@ export function toStorageUnit(
     return { error: `the value for ${type.name} is not a finite number` };
   }
 
-  const code = toUcumCode(type, given);
+  const { code, fits } = checkedUnit(type, given);
   if (code === undefined) {
     return { error: `unit ${quote(given)} is not a known unit (type ${type.name})` };
   }
@@ -186,7 +186,7 @@ export function toStorageUnit(
   if (code === type.ucum_unit) {
     return { value, ...stored };
   }
-  if (!fitsDimensionless(code, type.ucum_unit)) {
+  if (!fits) {
     return { error: `unit ${quote(given)} cannot be converted to ${type.unit} (type ${type.name})` };
   }
 
@@ -212,6 +212,22 @@ export function ucumCodeOf(unit: string): string | undefined {
 // The UCUM code of a common spelling, or the spelling itself.
 function spelledCode(unit: string): string {
   return own(SYMBOL_ALIASES, unit) ?? own(WORD_ALIASES, unit.toLowerCase()) ?? (HEALTHKIT_MOLAR.test(unit) ? "mmol/L" : unit);
+}
+
+// Units checked per type: samples come by the million in a few units, and UCUM's parsing of a
+// unit string takes microseconds.
+const checkedUnits = new Map<string, { code: string | undefined; fits: boolean }>();
+
+function checkedUnit(type: QuantityType, unit: string): { code: string | undefined; fits: boolean } {
+  const key = `${type.name}\u0000${unit}`;
+  let checked = checkedUnits.get(key);
+  if (!checked) {
+    const code = toUcumCode(type, unit);
+    checked = { code, fits: code !== undefined && (code === type.ucum_unit || fitsDimensionless(code, type.ucum_unit)) };
+    if (checkedUnits.size >= 10_000) checkedUnits.clear();
+    checkedUnits.set(key, checked);
+  }
+  return checked;
 }
 
 // The UCUM code for a spelling, or undefined when it is neither an alias nor valid UCUM.
@@ -273,7 +289,7 @@ function quote(unit: string): string {
  * it); undefined when the unit is not one toStorageUnit converts from.
  */
 export function fromStorageUnit(type: QuantityType, value: number, unit: string): number | undefined {
-  const code = toUcumCode(type, unit.trim());
+  const { code } = checkedUnit(type, unit.trim());
   if (code === undefined) return undefined;
   if (code === type.ucum_unit) return value;
   const result = utils.convertUnitTo(type.ucum_unit, value, code, { molecularWeight: MOLAR_MASS[type.name] ?? null });
