@@ -5,7 +5,7 @@ import { localDate } from "../src/platform/index.ts";
 // formatting each instant does, also where midnight is not on a quarter hour (old local mean
 // times) and where a zone's offset changes.
 const reference = (instant: Date, zone: string) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+  new Intl.DateTimeFormat("en-CA", { timeZone: zone.replace(/^([+-]\d{2}):(\d{2})$/, "$1$2"), year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 
 const cases: Array<[zone: string, from: string]> = [
   ["Asia/Kolkata", "2024-03-09T17:00:00Z"], // +05:30: local midnight at 18:30 UTC
@@ -15,6 +15,8 @@ const cases: Array<[zone: string, from: string]> = [
   ["America/Havana", "2024-11-02T23:00:00Z"], // DST ends at 01:00 local
   ["Europe/Amsterdam", "1900-01-01T22:00:00Z"], // +00:19:32, local mean time
   ["Asia/Kolkata", "1900-01-01T17:00:00Z"], // +05:21:10
+  ["+05:30", "2024-03-09T17:00:00Z"], // offsets as export.xml gives them
+  ["-03:30", "2024-03-09T01:00:00Z"],
 ];
 
 describe("localDate", () => {

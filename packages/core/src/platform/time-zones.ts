@@ -29,11 +29,6 @@ const MAX_SLOT_DATES = 100_000;
 /** The local date (YYYY-MM-DD) of an instant in an IANA zone or a ±hh:mm offset; UTC when the zone is missing or invalid. */
 export function localDate(instant: Date, timeZone: string | null | undefined): string {
   if (!timeZone || !isTimeZone(timeZone)) return instant.toISOString().slice(0, 10);
-  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(timeZone);
-  if (offset) {
-    const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === "-" ? -1 : 1);
-    return new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, 10);
-  }
   // Formatting is slow (microseconds) and samples come by the million: a quarter hour of UTC
   // whose first and last millisecond fall on one local date is formatted once. Offsets are
   // multiples of 15 minutes but for old local mean times, so nearly every quarter hour does.
@@ -41,14 +36,19 @@ export function localDate(instant: Date, timeZone: string | null | undefined): s
   const key = `${timeZone}|${slot}`;
   const known = slotDates.get(key);
   if (known !== undefined) return known;
-  const format = dateFormat(timeZone);
-  const date = format.format(instant);
-  const first = format.format(new Date(slot * SLOT_MS));
-  if (first === date && format.format(new Date((slot + 1) * SLOT_MS - 1)) === date) {
+  const date = formatDate(instant, timeZone);
+  if (formatDate(new Date(slot * SLOT_MS), timeZone) === date && formatDate(new Date((slot + 1) * SLOT_MS - 1), timeZone) === date) {
     if (slotDates.size >= MAX_SLOT_DATES) slotDates.clear();
     slotDates.set(key, date);
   }
   return date;
+}
+
+function formatDate(instant: Date, timeZone: string): string {
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(timeZone);
+  if (!offset) return dateFormat(timeZone).format(instant);
+  const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === "-" ? -1 : 1);
+  return new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, 10);
 }
 
 function dateFormat(timeZone: string): Intl.DateTimeFormat {

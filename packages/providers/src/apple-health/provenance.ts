@@ -33,6 +33,19 @@ const DEVICE_KEY = new RegExp(`(?:^|, )(${DEVICE_KEYS.join("|")}):`, "g");
  */
 export function parseHkDeviceDescription(description: string | undefined): HkDevice | null {
   if (!description) return null;
+  // An export names a few devices, each on up to millions of records (the result is shared: never changed).
+  let device = deviceDescriptions.get(description);
+  if (device === undefined) {
+    device = readDeviceDescription(description);
+    if (deviceDescriptions.size >= 1000) deviceDescriptions.clear();
+    deviceDescriptions.set(description, device);
+  }
+  return device;
+}
+
+const deviceDescriptions = new Map<string, Readonly<HkDevice> | null>();
+
+function readDeviceDescription(description: string): HkDevice | null {
   let text = description.trim();
   const head = /^<<HKDevice: [^>]*>/.exec(text);
   if (head) text = text.slice(head[0].length);
