@@ -18,6 +18,8 @@ import {
   createUser,
   getSampleStats,
   listSamples,
+  rebuildUserSampleRollups,
+  refreshMergedSampleRollups,
   writeHeartbeatSeries,
   writeWorkouts,
   type HeartbeatSeriesRecord,
@@ -30,7 +32,13 @@ import { ms, pct, timed as timedRuns } from "./timing.ts";
 
 // The tables each series lives in (partitioned ones count their partitions): change these
 // lists when the storage changes.
-const SAMPLE_TABLES = ["quantity_sample_series", "quantity_sample_chunks", "quantity_sample_streams"];
+const SAMPLE_TABLES = [
+  "quantity_sample_series",
+  "quantity_sample_chunks",
+  "quantity_sample_streams",
+  "quantity_sample_rollups",
+  "quantity_sample_merged_rollups",
+];
 const RR_INTERVAL_TABLES = ["heartbeat_series", "rr_intervals", "hrv_results"];
 const ROUTE_POINT_TABLES = ["workouts", "workout_route_points", "workout_track_summaries"];
 const NARROW_TABLE = "bench_narrow_samples";
@@ -119,6 +127,17 @@ const series: Series[] = [
 ];
 const loadStarted = performance.now();
 for (const s of series) await insertSeries(s);
+// The load writes chunks past the writer: their rollups are computed here as the writer would
+// have, the merged ones by the job's own function (timed for the big user: all of time at once).
+const rollupsStarted = performance.now();
+for (const userId of others) await rebuildUserSampleRollups(db, userId);
+await rebuildUserSampleRollups(db, bigUser);
+const bigRollupsMs = performance.now() - rollupsStarted;
+const mergedStarted = performance.now();
+await refreshMergedSampleRollups(db, bigUser, "heart_rate");
+const bigMergedMs = performance.now() - mergedStarted;
+for (const userId of others) await refreshMergedSampleRollups(db, userId, "heart_rate");
+console.log(`rollups of every user in ${(bigRollupsMs / 1000).toFixed(1)} s; merged rollups of the big user (the job, all of time) in ${(bigMergedMs / 1000).toFixed(1)} s`);
 for (const table of SAMPLE_TABLES) await sql.query(`VACUUM ANALYZE ${table}`);
 const sampleCount = series.reduce((sum, s) => sum + s.count, 0);
 console.log(`loaded ${sampleCount} samples in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`);

@@ -83,13 +83,13 @@ const sql = createDatabase(postgres.url, { max: 1 });
 /** The decrypted Bundle's size; `rewriteOld` stores the file again as shares were made before issue 21. */
 async function bundleOf(share: { id: string; shlink: string }, rewriteOld = false) {
   const key = Buffer.from(parseShlink(share.shlink)!.key, "base64url");
-  const row = await sql.share.findUniqueOrThrow({ where: { id: share.id }, select: { file: true } });
+  const row = await sql.share.findFirstOrThrow({ where: { id: share.id }, select: { file: true } });
   const { plaintext } = decryptJwe(Buffer.from(row.file!).toString("ascii"), key);
   if (!rewriteOld) return { bundleBytes: plaintext.length, fileBytes: row.file!.length };
   const { _timestamp: _zone, meta: _detail, ...old } = JSON.parse(plaintext.toString("utf8")) as Record<string, unknown>;
   const json = JSON.stringify({ ...old, timestamp: new Date().toISOString() });
   const file = Buffer.from(encryptJwe(json, key, { contentType: "application/fhir+json" }), "ascii");
-  await sql.share.update({ where: { id: share.id }, data: { file, fileBytes: file.length } });
+  await sql.share.updateMany({ where: { id: share.id }, data: { file, fileBytes: file.length } });
   return { bundleBytes: Buffer.byteLength(json), fileBytes: file.length };
 }
 

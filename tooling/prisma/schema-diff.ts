@@ -10,7 +10,13 @@ import { schemaPath } from "@svc/db";
 import pg from "pg";
 
 /** Tables the migrations create by hand (partitioned, see docs/deployment.md): the diff leaves them alone. */
-const EXTERNAL_TABLES = ["public.quantity_sample_series", "public.quantity_sample_chunks"];
+const EXTERNAL_TABLES = [
+  "public.quantity_sample_series",
+  "public.quantity_sample_chunks",
+  "public.quantity_sample_rollups",
+  "public.quantity_sample_merged_rollups",
+  "public.quantity_sample_merged_dirty",
+];
 
 const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;

@@ -10,6 +10,8 @@ import { registerWebhookCleanup } from "./handlers/webhook-cleanup.ts";
 import { registerWebhookDeliver } from "./handlers/webhook-deliver.ts";
 import { registerSyncPlan } from "./handlers/sync-plan.ts";
 import { registerSyncPull } from "./handlers/sync-pull.ts";
+import { registerSampleRollupsSweep } from "./handlers/sample-rollups-sweep.ts";
+import { registerSampleMergedRollups } from "./handlers/sample-merged-rollups.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
@@ -26,4 +28,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerConsentRevoke(deps);
   await registerSyncPull(deps);
   await registerSyncPlan(deps);
+  await registerSampleMergedRollups(deps);
+  await registerSampleRollupsSweep(deps);
 }

@@ -70,6 +70,21 @@ export const JOB_CATALOG = {
     payload: z.object({}),
     options: { retryLimit: 3, retryDelay: 60, expireInSeconds: 15 * 60 },
   },
+  // Every minute: queues sample-merged-rollups for each user and type whose merged rollups are
+  // stale (core's records/samples/merged-rollups.ts), so stats read them within the spec's 5 minutes.
+  "sample-rollups-sweep": {
+    payload: z.object({}),
+    options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
+  },
+  // Computes the merged rollups of one user's type over its stale range. One queued and one
+  // running per user and type (policy stately, singletonKey user:type): changes marked while
+  // one runs are taken by the next.
+  "sample-merged-rollups": {
+    payload: z.object({ user_id: z.uuid(), type: z.string().min(1) }),
+    options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 },
+    queue: { policy: "stately" },
+    work: { localConcurrency: 2 },
+  },
   // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   "webhook-cleanup": {
     payload: z.object({}),

@@ -66,6 +66,8 @@ export class JobQueue {
       priority?: number;
       /** A pg-boss group: the queue's work options may cap how many jobs of one group run at once. */
       group?: { id: string; tier?: string };
+      /** On a queue whose policy allows one job per key and state, a job of a key already queued is not queued again. */
+      singletonKey?: string;
     } = {},
   ): Promise<void> {
     const { options } = JOB_CATALOG[name];

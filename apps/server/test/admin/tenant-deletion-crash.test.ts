@@ -146,7 +146,7 @@ describe("tenant-delete job", () => {
     expect(await queued()).toBe(2);
 
     // The pull ended (its next attempt would find the user deleting and end cancelled).
-    await svc.db.syncRun.update({ where: { id: run.id }, data: { status: "cancelled", finishedAt: new Date() } });
+    await svc.db.syncRun.updateMany({ where: { id: run.id }, data: { status: "cancelled", finishedAt: new Date() } });
     await runTenantDeletion(files, jobId);
     expect((await svc.call(`/v1/admin/tenant-deletions/${jobId}`, { key: adminKey })).body.status).toBe("done");
     expect(await svc.db.tenant.count({ where: { id: tenantId } })).toBe(0);

@@ -5,7 +5,7 @@
 // stays readable. Then refusals, an upload in flight, and an instance left without tenants.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { createAdminKey, createTenantApiKey, type CreatedTenant, type DeliverySchedule } from "@svc/core";
+import { createAdminKey, createTenantApiKey, refreshMergedSampleRollups, type CreatedTenant, type DeliverySchedule } from "@svc/core";
 import type { JobQueue } from "@svc/jobs";
 import { replies, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -171,6 +171,11 @@ async function populate(name: string): Promise<Populated> {
   await insertEndpoint(svc, tenantId, receiver.url);
   await emit(svc, jobs, { tenantId, type: "webhook.test", data: { endpoint_id: own.body.id } });
   await receiver.waitFor((requests) => requests.length >= 1);
+  // The merged rollups as their job computes them, now: the job would otherwise change the
+  // tenant's rows at some moment of the test.
+  const stale = await svc.db.$queryRaw<Array<{ user_id: string; type: string }>>`
+    SELECT user_id::text, type FROM quantity_sample_merged_dirty WHERE user_id = ANY(${[user, other]}::uuid[])`;
+  for (const { user_id, type } of stale) await refreshMergedSampleRollups(svc.db, user_id, type);
   return { tenant, users: [user, other], readToken, receiver };
 }
 

@@ -45,8 +45,8 @@ async function etlJobOf(sql: SqlClient, rawObjectId: string): Promise<{ state: s
 }
 
 async function waitProcessed(svc: TestService, rawObjectId: string, what: string) {
-  await waitUntil(async () => (await svc.db.rawObject.findUniqueOrThrow({ where: { id: rawObjectId } })).status === "processed", 60_000, what);
-  return svc.db.rawObject.findUniqueOrThrow({ where: { id: rawObjectId } });
+  await waitUntil(async () => (await svc.db.rawObject.findFirstOrThrow({ where: { id: rawObjectId } })).status === "processed", 60_000, what);
+  return svc.db.rawObject.findFirstOrThrow({ where: { id: rawObjectId } });
 }
 
 /** Rows per sample type of the user, and how many distinct (type, external id) pairs they have. */
@@ -88,7 +88,7 @@ it("processes a raw object exactly once after the etl process is killed during i
     etls[0]!.child.kill("SIGKILL");
     await etls[0]!.exited;
     // Killed mid-ETL: nothing of its transaction is visible.
-    const stuck = await api.db.rawObject.findUniqueOrThrow({ where: { id: rawObjectId } });
+    const stuck = await api.db.rawObject.findFirstOrThrow({ where: { id: rawObjectId } });
     expect(stuck.status, "the ETL ended before the kill: make the upload larger").toBe("pending");
     expect((await samplesOf(api, killed)).total).toBe(0);
 

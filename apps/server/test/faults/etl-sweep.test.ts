@@ -40,7 +40,7 @@ it("queues a new ETL job for a raw object pending long after it arrived with no 
     const etl = await startTestService({ SVC_ROLE: "etl", SVC_DATA_DIR: api.dataDir }, { databaseUrl: api.databaseUrl, noHttp: true });
     try {
       await queue.send("etl-sweep", {});
-      const statusOf = async (id: string) => (await db.rawObject.findUniqueOrThrow({ where: { id } })).status;
+      const statusOf = async (id: string) => (await db.rawObject.findFirstOrThrow({ where: { id } })).status;
       for (let i = 0; i < 200 && ((await statusOf(orphan)) !== "processed" || (await statusOf(waiting)) !== "processed"); i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

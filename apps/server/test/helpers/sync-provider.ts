@@ -214,11 +214,11 @@ export async function queueRun(
 }
 
 export function runRow(svc: Pick<TestService, "db">, id: bigint | number) {
-  return svc.db.syncRun.findUniqueOrThrow({ where: { id: BigInt(id) } });
+  return svc.db.syncRun.findFirstOrThrow({ where: { id: BigInt(id) } });
 }
 
 export function connectionRow(svc: Pick<TestService, "db">, id: bigint) {
-  return svc.db.connection.findUniqueOrThrow({ where: { id } });
+  return svc.db.connection.findFirstOrThrow({ where: { id } });
 }
 
 /** Events written for the user, oldest first. */

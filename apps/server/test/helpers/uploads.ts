@@ -19,7 +19,7 @@ export async function uploadAndProcess(svc: TestService, token: string, route: s
 export async function processed(svc: TestService, answer: { status: number; text: string; body: { upload_id: string } }) {
   expect(answer.status, answer.text).toBe(202);
   for (let i = 0; i < 150; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: answer.body.upload_id } });
     if (raw?.status === "processed") return raw;
     expect(raw?.status).not.toBe("failed");
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -64,7 +64,7 @@ async function connection(
   return { userId, id: row.id };
 }
 
-const statusOf = async (id: bigint) => (await svc.db.connection.findUniqueOrThrow({ where: { id } })).status;
+const statusOf = async (id: bigint) => (await svc.db.connection.findFirstOrThrow({ where: { id } })).status;
 const eventTypes = async (userId: string) =>
   (await svc.db.outboxEvent.findMany({ where: { userId }, orderBy: { createdAt: "asc" } })).map((event) => ({ type: event.type, data: event.data }));
 
@@ -161,7 +161,7 @@ describe("instance providers", () => {
     expect(off.status, off.text).toBe(200);
     expect(off.body).toMatchObject({ status: "off", enabled: false, source: "console", updated_by: adminKeyId });
     expect(await tenantListing(tenant.api_key)).not.toContain("acme");
-    expect((await svc.db.syncRun.findUniqueOrThrow({ where: { id: run } })).status).toBe("cancelled");
+    expect((await svc.db.syncRun.findFirstOrThrow({ where: { id: run } })).status).toBe("cancelled");
     const tenantSwitch = await admin(tenantPath(tenant.tenant_id, "acme"), { method: "PATCH", body: { enabled: true } });
     expect(tenantSwitch.body).toMatchObject({ instance_status: "off", enabled: true, available: false });
     expect(await statusOf(made.id)).toBe("active");
@@ -245,7 +245,7 @@ describe("tenant provider switch", () => {
 
     const off = await admin(tenantPath(someone.tenant_id, "zeta"), { method: "PATCH", body: { enabled: false } });
     expect(off.body).toMatchObject({ slug: "zeta", kinds: ["push"], instance_status: "active", enabled: false, own_keys: false, available: false });
-    const runStatus = async (id: bigint) => (await svc.db.syncRun.findUniqueOrThrow({ where: { id } })).status;
+    const runStatus = async (id: bigint) => (await svc.db.syncRun.findFirstOrThrow({ where: { id } })).status;
     expect(await runStatus(queued)).toBe("cancelled");
     expect(await runStatus(finished)).toBe("succeeded");
     expect(await runStatus(otherTenants)).toBe("queued");
@@ -339,7 +339,7 @@ describe("tenant provider keys", () => {
     expect(await statusOf(alreadyBroken.id)).toBe("needs_reauth");
     expect(await statusOf(otherProvider.id)).toBe("active");
     expect(await statusOf(otherTenant.id)).toBe("active");
-    const moved = await svc.db.connection.findUniqueOrThrow({ where: { id: viaInstance.id } });
+    const moved = await svc.db.connection.findFirstOrThrow({ where: { id: viaInstance.id } });
     expect(moved).toMatchObject({ brokenReason: "keys_changed", brokenAction: "reconnect" });
     const aboutUser = { user_id: viaInstance.userId, external_ref: null, provider: "acme" };
     expect(await eventTypes(viaInstance.userId)).toEqual([
@@ -422,7 +422,7 @@ async function tenantListing(key: string): Promise<string[]> {
 }
 
 async function queuedRun(made: { userId: string; id: bigint }, status: "queued" | "succeeded" = "queued"): Promise<bigint> {
-  const connectionRow = await svc.db.connection.findUniqueOrThrow({ where: { id: made.id } });
+  const connectionRow = await svc.db.connection.findFirstOrThrow({ where: { id: made.id } });
   const run = await svc.db.syncRun.create({
     data: {
       connectionId: made.id,

@@ -230,7 +230,7 @@ async function syncWithExpiredToken(userId: string, slug: string) {
   const row = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: slug } });
   const expired = new Date(Date.now() - 60_000);
   const sealedTokens = sealTokens(sealer, { ...openTokens(sealer, row.sealedTokens!), expiresAt: expired });
-  await svc.db.connection.update({ where: { id: row.id }, data: { sealedTokens, accessExpiresAt: expired } });
+  await svc.db.connection.updateMany({ where: { id: row.id }, data: { sealedTokens, accessExpiresAt: expired } });
   const answer = await svc.call(`/v1/users/${userId}/connections/${slug}/sync`, { key, body: {} });
   expect(answer.status, answer.text).toBe(202);
   const path = `/v1/users/${userId}/sync-runs/${answer.body.id}`;

@@ -147,9 +147,9 @@ describe("heartbeat series: RR intervals and HRV", () => {
     const user = await createUser(svc, key);
     await writeHeartbeats(svc, user, "polar", [strapSeries()]);
     const [before] = (await svc.call(`/v1/users/${user}/hrv`, { key })).body.data;
-    const stored = await svc.db.hrvResult.findUniqueOrThrow({ where: { seriesId: before.series_id } });
+    const stored = await svc.db.hrvResult.findFirstOrThrow({ where: { seriesId: before.series_id } });
     expect(await writeHeartbeats(svc, user, "polar", [strapSeries()])).toMatchObject({ inserted: 0, updated: 0, unchanged: 1, days: [] });
-    expect((await svc.db.hrvResult.findUniqueOrThrow({ where: { seriesId: before.series_id } })).computedAt).toEqual(stored.computedAt);
+    expect((await svc.db.hrvResult.findFirstOrThrow({ where: { seriesId: before.series_id } })).computedAt).toEqual(stored.computedAt);
 
     // Same beats, but the 790 ms interval no longer follows a gap.
     const noGap = strapSeries({ rr_intervals: STRAP_RR.map((interval_ms) => ({ interval_ms })) });

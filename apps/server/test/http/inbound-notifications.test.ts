@@ -74,7 +74,7 @@ describe("/providers/{slug}/notifications", () => {
     const runs = await notificationRuns(userId);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ provider: "acme", dataType: "activity", connectionId });
-    expect((await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).lastNotificationAt).not.toBeNull();
+    expect((await svc.db.connection.findFirstOrThrow({ where: { id: connectionId } })).lastNotificationAt).not.toBeNull();
   });
 
   it("verifies with a tenant's own keys too", async () => {
@@ -148,16 +148,16 @@ describe("/providers/{slug}/notifications: revoked access", () => {
 
     // Unverified, nothing moves.
     expect((await notify(body, "not-the-secret")).status).toBe(401);
-    expect((await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).status).toBe("active");
+    expect((await svc.db.connection.findFirstOrThrow({ where: { id: connectionId } })).status).toBe("active");
 
     const answer = await notify(body, INSTANCE_KEYS.CLIENT_SECRET);
     expect(answer.status).toBe(204);
-    expect(await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).toMatchObject({
+    expect(await svc.db.connection.findFirstOrThrow({ where: { id: connectionId } })).toMatchObject({
       status: "needs_reauth",
       brokenReason: "needs_reauth",
       brokenAction: "reconnect",
     });
-    expect(await svc.db.syncRun.findUniqueOrThrow({ where: { id: open.id } })).toMatchObject({ status: "cancelled", error: "The user revoked access at the provider." });
+    expect(await svc.db.syncRun.findFirstOrThrow({ where: { id: open.id } })).toMatchObject({ status: "cancelled", error: "The user revoked access at the provider." });
     const aboutUser = { user_id: userId, external_ref: null, provider: "acme" };
     expect(await outboxOf(userId)).toEqual([
       { type: "connection.needs_reauth", data: aboutUser },
@@ -178,7 +178,7 @@ describe("/providers/{slug}/notifications: revoked access", () => {
     expect((await notify(revoke, TENANT_KEYS.CLIENT_SECRET)).status).toBe(204);
     const push = JSON.stringify({ user_id: "acme-user-other-app", type: "activity", data: { steps: "forged-payload" } });
     expect((await notify(push, TENANT_KEYS.CLIENT_SECRET)).status).toBe(204);
-    expect((await svc.db.connection.findUniqueOrThrow({ where: { id: connectionId } })).status).toBe("active");
+    expect((await svc.db.connection.findFirstOrThrow({ where: { id: connectionId } })).status).toBe("active");
     expect(await svc.db.rawObject.count({ where: { userId } })).toBe(0);
     expect(await outboxOf(userId)).toEqual([]);
   });

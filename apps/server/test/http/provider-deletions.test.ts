@@ -22,7 +22,7 @@ async function uploadAndProcess(token: string, route: string, lines: unknown[]) 
   });
   expect(answer.status, answer.text).toBe(202);
   for (let i = 0; i < 100; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: answer.body.upload_id } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: answer.body.upload_id } });
     if (raw?.status === "processed") return raw;
     expect(raw?.status).not.toBe("failed");
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -113,10 +113,10 @@ it("finishes the request and the job in flight at SIGTERM, refuses new connectio
 
     // The upload was stored: the next process runs its ETL, whose data.written event the receiver holds.
     const uploadId = JSON.parse(upload!.body).upload_id as string;
-    expect(await db.rawObject.findUniqueOrThrow({ where: { id: uploadId } })).toMatchObject({ status: "pending", byteSize: BigInt(body.length) });
+    expect(await db.rawObject.findFirstOrThrow({ where: { id: uploadId } })).toMatchObject({ status: "pending", byteSize: BigInt(body.length) });
     const etl = await startServiceProcess({ ...env, SVC_ROLE: "etl" });
     services.push(etl);
-    await waitUntil(async () => (await db.rawObject.findUniqueOrThrow({ where: { id: uploadId } })).status === "processed", 30_000, "the ETL");
+    await waitUntil(async () => (await db.rawObject.findFirstOrThrow({ where: { id: uploadId } })).status === "processed", 30_000, "the ETL");
     await receiver.waitFor((requests) => requests.length === 2, 15_000);
 
     // A second signal does not wait for the held delivery.

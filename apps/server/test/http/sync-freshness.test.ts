@@ -95,7 +95,7 @@ describe("GET /v1/users/{id}/freshness", () => {
 
     const failing = await connectedUser({ syncedThrough, brokenReason: "pulls_failing" });
     const errorAt = new Date(Date.now() - MINUTE);
-    await svc.db.connection.update({ where: { id: failing.connectionId }, data: { lastError: "GET /api/data answered 503.", lastErrorAt: errorAt, lastNotificationAt: errorAt } });
+    await svc.db.connection.updateMany({ where: { id: failing.connectionId }, data: { lastError: "GET /api/data answered 503.", lastErrorAt: errorAt, lastNotificationAt: errorAt } });
     expect((await freshness(failing.userId))[0]).toMatchObject({
       state: "failing",
       last_error: { message: "GET /api/data answered 503.", at: errorAt.toISOString() },

@@ -69,8 +69,8 @@ it("sync now with the Oura connector: pages stored, parsed by the ETL, data.writ
 
   const [raw] = await svc.db.rawObject.findMany({ where: { userId, provider: "oura" } });
   expect(raw).toMatchObject({ format: "oura-daily_activity", contentType: "application/json" });
-  await waitUntil(async () => (await svc.db.rawObject.findUniqueOrThrow({ where: { id: raw!.id } })).status !== "pending", 15_000, "the ETL");
-  expect((await svc.db.rawObject.findUniqueOrThrow({ where: { id: raw!.id } })).status).toBe("processed");
+  await waitUntil(async () => (await svc.db.rawObject.findFirstOrThrow({ where: { id: raw!.id } })).status !== "pending", 15_000, "the ETL");
+  expect((await svc.db.rawObject.findFirstOrThrow({ where: { id: raw!.id } })).status).toBe("processed");
   const [written] = await eventsOf(svc, userId, "data.written");
   expect(written!.data).toMatchObject({ user_id: userId, provider: "oura" });
 });

@@ -178,7 +178,7 @@ describe("a sync run", () => {
     const again = await queueRun(svc, jobs, { connectionId, userId, trigger: "manual", start: new Date(end.getTime() - HOUR), end: new Date() });
     await waitForRun(again.id, (row) => row.attempts >= 1);
     expect(await eventsOf(svc, userId, "connection.broken")).toHaveLength(1);
-    await svc.db.syncRun.update({ where: { id: again.id }, data: { status: "cancelled" } });
+    await svc.db.syncRun.updateMany({ where: { id: again.id }, data: { status: "cancelled" } });
 
     provider.onData = () => HttpResponse.json({ items: [], next: null });
     const healed = await queueRun(svc, jobs, { connectionId, userId, trigger: "scheduled", start: new Date(end.getTime() - HOUR), end: new Date() });
@@ -261,7 +261,7 @@ describe("a sync run", () => {
     await waitUntil(() => reached, 10_000, "the pull");
     // A waiting run (retrying, due later) of the same connection.
     const waiting = await queueRun(svc, jobs, { connectionId, userId, trigger: "scheduled", start: new Date(end.getTime() - HOUR), end });
-    await svc.db.syncRun.update({ where: { id: waiting.id }, data: { status: "retrying", attempts: 1, nextAttemptAt: new Date(Date.now() + HOUR) } });
+    await svc.db.syncRun.updateMany({ where: { id: waiting.id }, data: { status: "retrying", attempts: 1, nextAttemptAt: new Date(Date.now() + HOUR) } });
 
     const disconnected = await svc.call(`/v1/users/${userId}/connections/synctest`, { key, method: "DELETE" });
     expect(disconnected.status, disconnected.text).toBe(204);
@@ -370,6 +370,6 @@ describe("quotas", () => {
     const scheduled = await queueRun(svc, jobs, { connectionId: small.connectionId, userId: small.userId, trigger: "scheduled", start: new Date(end.getTime() - HOUR), end });
     const done = await waitForRun(scheduled.id, (row) => row.status === "succeeded");
     expect(done.objectsStored).toBe(1);
-    await svc.db.syncRun.update({ where: { id: backfill.id }, data: { status: "cancelled" } });
+    await svc.db.syncRun.updateMany({ where: { id: backfill.id }, data: { status: "cancelled" } });
   });
 });

@@ -557,7 +557,7 @@ async function settled(uploadId: string) {
   for (let i = 0; i < 400; i++) {
     const thrown = allLogs().find((line) => line.includes("ETL attempt failed") && line.includes(uploadId));
     if (thrown) throw new Error(`the ETL threw: ${thrown}`);
-    const raw = await svc.db.rawObject.findUnique({ where: { id: uploadId } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: uploadId } });
     if (raw && raw.status !== "pending" && raw.status !== "receiving") return raw;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

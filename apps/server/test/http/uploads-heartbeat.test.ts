@@ -143,7 +143,7 @@ describe("dropping an upload that broke off", () => {
     await completeUpload(deps, upload, stored);
     // The commit reached the database; the request's error path runs anyway.
     await abandonUpload(deps, upload);
-    expect((await svc.db.rawObject.findUniqueOrThrow({ where: { id: upload.rawObjectId } })).status).not.toBe("receiving");
+    expect((await svc.db.rawObject.findFirstOrThrow({ where: { id: upload.rawObjectId } })).status).not.toBe("receiving");
     expect(existsSync(rawFile(upload.storageKey))).toBe(true);
   });
 
@@ -159,7 +159,7 @@ describe("dropping an upload that broke off", () => {
     } finally {
       await unreachable.$disconnect();
     }
-    expect((await svc.db.rawObject.findUniqueOrThrow({ where: { id: upload.rawObjectId } })).status).toBe("receiving");
+    expect((await svc.db.rawObject.findFirstOrThrow({ where: { id: upload.rawObjectId } })).status).toBe("receiving");
     expect(existsSync(rawFile(upload.storageKey))).toBe(true);
 
     // Its heartbeat lapses (nobody beats for it): the sweep takes both.

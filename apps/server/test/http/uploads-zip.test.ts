@@ -35,7 +35,7 @@ async function upload(body: Buffer, contentType: string) {
 
 async function processed(uploadId: string) {
   for (let i = 0; i < 150; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: uploadId } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: uploadId } });
     if (raw && raw.status !== "pending" && raw.status !== "receiving") return raw;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

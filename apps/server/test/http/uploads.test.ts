@@ -36,7 +36,7 @@ async function uploader() {
 /** Waits until the ETL has processed the raw object (the job runs in the service's workers). */
 async function processed(uploadId: string) {
   for (let i = 0; i < 100; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: uploadId } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: uploadId } });
     if (raw && raw.status !== "pending" && raw.status !== "receiving") return raw;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -93,7 +93,7 @@ async function upload(route: string, contentType: string, body: string | Buffer)
 /** Waits until the ETL is done with the upload (processed or failed); the raw object row. */
 async function settled(uploadId: string) {
   for (let i = 0; i < 300; i++) {
-    const raw = await svc.db.rawObject.findUnique({ where: { id: uploadId } });
+    const raw = await svc.db.rawObject.findFirst({ where: { id: uploadId } });
     if (raw && !["pending", "receiving", "processing"].includes(raw.status)) return raw;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -56,7 +56,7 @@ describe("the viewer's openShare against the server", () => {
     expect((await svc.call(`/v1/users/${user}/shares/${revoked.id}/revoke`, { key, method: "POST" })).status).toBe(200);
     expect(await openShare(revoked.link)).toEqual({ kind: "gone", why: { status: "revoked", reason: "owner" } });
     const expired = await share();
-    await svc.db.share.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await svc.db.share.updateMany({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await openShare(expired.link)).toEqual({ kind: "gone", why: { status: "expired" } });
     const unknown = { ...expired.link, url: expired.link.url.replace(expired.id, "00000000-0000-4000-8000-000000000000") };
     expect(await openShare(unknown)).toEqual({ kind: "gone", why: { status: "unknown" } });

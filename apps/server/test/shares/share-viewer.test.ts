@@ -174,7 +174,7 @@ describe.runIf(browserAvailable())("share viewer page (/share)", () => {
 
       // The key stayed in the fragment: no request carried it.
       expect(sent.some((line) => line.includes(keyOf(share.shlink)))).toBe(false);
-      const row = await svc.db.share.findUniqueOrThrow({ where: { id: share.id } });
+      const row = await svc.db.share.findFirstOrThrow({ where: { id: share.id } });
       expect(row).toMatchObject({ accesses: 1, passcodeFailures: 1 });
       await page.context().close();
     });
@@ -199,11 +199,11 @@ describe.runIf(browserAvailable())("share viewer page (/share)", () => {
       const share = await createShare({ passcode: undefined, detail: "full" });
       // Rewrite its file as shares were written before: every sample, no zone, no detail tag, no zip.
       const linkKey = Buffer.from(keyOf(share.shlink), "base64url");
-      const row = await svc.db.share.findUniqueOrThrow({ where: { id: share.id } });
+      const row = await svc.db.share.findFirstOrThrow({ where: { id: share.id } });
       const { plaintext } = decryptJwe(Buffer.from(row.file!).toString("ascii"), linkKey);
       const { _timestamp: _zone, meta: _detail, ...old } = JSON.parse(plaintext.toString("utf8")) as Record<string, unknown>;
       const file = Buffer.from(encryptJwe(JSON.stringify({ ...old, timestamp: new Date().toISOString() }), linkKey, { contentType: "application/fhir+json" }), "ascii");
-      await svc.db.share.update({ where: { id: share.id }, data: { file, fileBytes: file.length } });
+      await svc.db.share.updateMany({ where: { id: share.id }, data: { file, fileBytes: file.length } });
 
       const page = await viewer.newPage(screen);
       await page.goto(share.link);

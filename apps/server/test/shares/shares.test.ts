@@ -103,7 +103,7 @@ function decryptBundle(manifest: { files: Array<{ contentType: string; embedded?
 
 const eventsOf = async (user: string, type?: string) =>
   (await svc.db.outboxEvent.findMany({ where: { userId: user, ...(type && { type }) }, orderBy: { createdAt: "asc" }, select: { type: true, data: true } }));
-const shareRow = (id: string) => svc.db.share.findUniqueOrThrow({ where: { id } });
+const shareRow = (id: string) => svc.db.share.findFirstOrThrow({ where: { id } });
 
 describe("POST /v1/users/{id}/shares", () => {
   it("creates a SMART Health Link whose file holds exactly the categories and window granted (full detail)", async () => {
@@ -429,7 +429,7 @@ describe("GET /v1/users/{id}/shares", () => {
     const b = await create(user, { label: "B", passcode: PASSCODE });
     const c = await create(user, { label: "C" });
     await svc.call(`${sharesPath(user)}/${b.id}/revoke`, { key, method: "POST" });
-    await svc.db.share.update({ where: { id: c.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await svc.db.share.updateMany({ where: { id: c.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
 
     const first = await svc.call(`${sharesPath(user)}?limit=2`, { key });
     expect(first.status, first.text).toBe(200);
@@ -603,7 +603,7 @@ describe("POST /share/{share_id}/manifest", () => {
     expect(bad.status).toBe(400);
     const noRecipient = await fetch(`${svc.url}/share/${share.id}/manifest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(noRecipient.status).toBe(400);
-    await svc.db.share.update({ where: { id: share.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await svc.db.share.updateMany({ where: { id: share.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const expired = await openManifest(share.shlink);
     expect(expired.status).toBe(404);
     expect(expired.body).toMatchObject({ share_status: "expired", detail: "This link expired." });

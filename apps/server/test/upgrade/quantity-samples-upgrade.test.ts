@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
-import { applyProviderDeletions, getSampleStats, listSamples } from "@svc/core";
+import { applyProviderDeletions, computeSampleStats, getSampleStats, listSamples, refreshMergedSampleRollups } from "@svc/core";
 import { connectSql, createEmptyTestDatabase } from "@svc/testing";
 
 // The upgrade that groups quantity samples (migration *_quantity_sample_chunks): a database
@@ -67,6 +67,8 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
+type Rollup = { user_id: unknown; type: unknown; provider: unknown; quarter: Date; count: number; sum: number; min: number; max: number };
+
 describe("the upgrade to grouped quantity samples", () => {
   it("keeps every sample with its id and every field, grouped per series and hour", async () => {
     const { rows: after } = await sql.query(
@@ -109,10 +111,63 @@ describe("the upgrade to grouped quantity samples", () => {
     expect(BigInt(next)).toBeGreaterThan(BigInt(rows[0]!.id));
   });
 
+  it("fills the rollups of the stored samples; stats read them, the merged ones once the job ran", async () => {
+    const { rows } = await sql.query(
+      `SELECT r.user_id, r.type, r.provider, x.quarter, sum(x.sample_count)::int AS count, sum(x.value_sum) AS sum,
+         min(x.value_min) AS min, max(x.value_max) AS max
+       FROM quantity_sample_rollups x JOIN quantity_sample_series r ON r.user_id = x.user_id AND r.id = x.series_id
+       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+    );
+    // The same from the samples as they were before the upgrade.
+    const expected = new Map<string, Rollup>();
+    for (const old of legacy) {
+      const quarter = new Date(Math.floor((old.start_date as Date).getTime() / 900_000) * 900_000);
+      const id = JSON.stringify([old.user_id, old.type, old.provider, quarter]);
+      const value = old.value as number;
+      const row = expected.get(id) ?? { user_id: old.user_id, type: old.type, provider: old.provider, quarter, count: 0, sum: 0, min: value, max: value };
+      expected.set(id, { ...row, count: row.count + 1, sum: row.sum + value, min: Math.min(row.min, value), max: Math.max(row.max, value) });
+    }
+    const summary = (list: Rollup[]) =>
+      list
+        .map((row) => [JSON.stringify([row.user_id, row.type, row.provider, row.quarter]), row.count, row.sum, row.min, row.max] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    expect(summary(rows)).toEqual(summary([...expected.values()]));
+
+    // Every user's type is stale for the merged view until the job computes it.
+    const { rows: stale } = await sql.query("SELECT user_id, type FROM quantity_sample_merged_dirty ORDER BY 1, 2");
+    expect(stale.map((row) => [row.user_id, row.type])).toEqual([
+      [user, "body_mass"],
+      [user, "heart_rate"],
+      [user, "step_count"],
+      [other, "heart_rate"],
+    ]);
+    const requests = [
+      { type: "heart_rate", start: "2026-01-01", end: "2026-01-02", interval: "hour" as const, tz: "Europe/Berlin" },
+      { type: "step_count", start: "2026-01-01", end: "2026-01-04", interval: "day" as const, tz: "Asia/Kolkata" },
+    ];
+    for (const request of requests) {
+      const merged = { ...request, view: "merged" as const };
+      // Heart rate has two streams (a watch and a strap); the steps one, whose merged view is the view all.
+      expect((await computeSampleStats(db, user, merged)).source).toBe(request.type === "heart_rate" ? "samples" : "rollups");
+      await refreshMergedSampleRollups(db, user, request.type);
+      for (const view of ["all", "merged"] as const) {
+        const fromRollups = await computeSampleStats(db, user, { ...request, view });
+        expect(fromRollups.source).toBe("rollups");
+        expect(fromRollups.stats).toEqual((await computeSampleStats(db, user, { ...request, view }, { useRollups: false })).stats);
+      }
+    }
+  });
+
   it("finds an upgraded sample by its provider id: the provider's deletion of one step sample removes it alone", async () => {
     const deleted = await db.$transaction((tx) => applyProviderDeletions(tx, { userId: user, provider: "apple_health" }, ["S5"]));
     expect(deleted).toBe(1);
     const steps = await listSamples(db, user, { type: "step_count", view: "all", limit: 1000 });
     expect(steps.data.map((s) => s.external_id)).toEqual(legacy.filter((r) => r.type === "step_count" && r.external_id !== "S5").map((r) => r.external_id));
+    // S5 (00:50) was alone in its quarter hour: its rollup is gone.
+    const { rows } = await sql.query(
+      `SELECT x.quarter FROM quantity_sample_rollups x JOIN quantity_sample_series r ON r.user_id = x.user_id AND r.id = x.series_id
+       WHERE r.type = 'step_count' AND x.quarter >= '2026-01-02T00:30:00Z' AND x.quarter < '2026-01-02T01:15:00Z' ORDER BY 1`,
+    );
+    expect(rows.map((row) => (row.quarter as Date).toISOString())).toEqual(["2026-01-02T00:30:00.000Z", "2026-01-02T01:00:00.000Z"]);
   });
 });

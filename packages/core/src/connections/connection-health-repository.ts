@@ -55,7 +55,7 @@ export interface SyncConnectionRow {
 }
 
 export function findSyncConnection(db: DbClient, id: bigint): Promise<SyncConnectionRow | null> {
-  return db.connection.findUnique({ where: { id }, select: syncConnectionFields });
+  return db.connection.findFirst({ where: { id }, select: syncConnectionFields });
 }
 
 export function findUserSyncConnection(db: DbClient, userId: string, provider: string): Promise<SyncConnectionRow | null> {
@@ -122,9 +122,13 @@ export function recordPullSuccess(db: DbClient, id: bigint, input: { at: Date; s
 }
 
 /** A failed attempt: the provider's error in our words, one more failure in a row; answers the count. */
-export async function recordPullFailure(db: DbClient, id: bigint, input: { error: string; at: Date; countsAsFailure: boolean }): Promise<number> {
+export async function recordPullFailure(
+  db: DbClient,
+  connection: { id: bigint; userId: string },
+  input: { error: string; at: Date; countsAsFailure: boolean },
+): Promise<number> {
   const row = await db.connection.update({
-    where: { id },
+    where: { userId_id: { userId: connection.userId, id: connection.id } },
     data: {
       lastError: input.error,
       lastErrorAt: input.at,
@@ -164,7 +168,7 @@ export interface ConnectionTokenState {
 }
 
 export function findConnectionTokens(db: DbClient, id: bigint): Promise<ConnectionTokenState | null> {
-  return db.connection.findUnique({ where: { id }, select: { status: true, sealedTokens: true, accessExpiresAt: true, tokenVersion: true } });
+  return db.connection.findFirst({ where: { id }, select: { status: true, sealedTokens: true, accessExpiresAt: true, tokenVersion: true } });
 }
 
 /** Locks the connection row for a token refresh; the state read under the lock. */

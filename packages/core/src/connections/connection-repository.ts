@@ -68,12 +68,12 @@ export async function lockConnection(db: DbClient, userId: string, provider: str
   const rows = await db.$queryRaw<Array<{ id: bigint }>>`
     SELECT id FROM connections WHERE user_id = ${userId}::uuid AND provider = ${provider} FOR UPDATE`;
   if (!rows[0]) return null;
-  return db.connection.findUnique({ where: { id: rows[0].id }, select: connectionFields });
+  return db.connection.findFirst({ where: { userId, id: rows[0].id }, select: connectionFields });
 }
 
 /** The sealed tokens of a connection (null once disconnected). */
 export async function findSealedTokens(db: DbClient, connectionId: bigint): Promise<string | null> {
-  const row = await db.connection.findUnique({ where: { id: connectionId }, select: { sealedTokens: true } });
+  const row = await db.connection.findFirst({ where: { id: connectionId }, select: { sealedTokens: true } });
   return row?.sealedTokens ?? null;
 }
 
@@ -125,8 +125,8 @@ export function upsertConnectedConnection(db: DbClient, input: ConnectedWrite): 
 }
 
 /** Disconnected: no tokens, no health, no pull planned; the bookkeeping of syncs stays. */
-export function markConnectionDisconnected(db: DbClient, connectionId: bigint, at: Date): Promise<ConnectionRow> {
-  return db.connection.update({
+export async function markConnectionDisconnected(db: DbClient, connectionId: bigint, at: Date): Promise<void> {
+  await db.connection.updateMany({
     where: { id: connectionId },
     data: {
       status: "disconnected",
@@ -141,7 +141,6 @@ export function markConnectionDisconnected(db: DbClient, connectionId: bigint, a
       retryAt: null,
       consecutiveFailures: 0,
     },
-    select: connectionFields,
   });
 }
 
@@ -158,10 +157,14 @@ export function insertPushSubscriptions(db: DbClient, connection: { id: bigint; 
   });
 }
 
-export function listPushSubscriptions(db: DbClient, connectionId: bigint) {
-  return db.pushSubscription.findMany({ where: { connectionId }, select: { id: true, externalId: true }, orderBy: { id: "asc" } });
+export function listPushSubscriptions(db: DbClient, connection: { id: bigint; userId: string }) {
+  return db.pushSubscription.findMany({
+    where: { userId: connection.userId, connectionId: connection.id },
+    select: { id: true, externalId: true },
+    orderBy: { id: "asc" },
+  });
 }
 
-export function deletePushSubscriptions(db: DbClient, ids: readonly bigint[]) {
-  return db.pushSubscription.deleteMany({ where: { id: { in: [...ids] } } });
+export function deletePushSubscriptions(db: DbClient, userId: string, ids: readonly bigint[]) {
+  return db.pushSubscription.deleteMany({ where: { userId, id: { in: [...ids] } } });
 }

@@ -311,7 +311,7 @@ export async function disconnectUserConnection(deps: CoreDeps, tenantId: string,
     if (!connection) throw new AppError("not_found", `The user has no connection to ${provider}.`);
     if (connection.status === "disconnected") return null;
     const sealedTokens = await findSealedTokens(tx, connection.id);
-    const subscriptions = await listPushSubscriptions(tx, connection.id);
+    const subscriptions = await listPushSubscriptions(tx, connection);
     await markConnectionDisconnected(tx, connection.id, new Date());
     await cancelOpenSyncRuns(tx, connection.id);
     return { connection, sealedTokens, subscriptions };
@@ -329,7 +329,7 @@ export async function releaseUserConnections(deps: CoreDeps, tenantId: string, u
     if (connection.status === "disconnected") continue;
     try {
       const sealedTokens = await findSealedTokens(deps.db, connection.id);
-      const subscriptions = await listPushSubscriptions(deps.db, connection.id);
+      const subscriptions = await listPushSubscriptions(deps.db, connection);
       await releaseGrant(deps, tenantId, connection, sealedTokens, subscriptions);
     } catch {
       // Best effort: the user's rows are deleted either way.
@@ -371,5 +371,5 @@ async function releaseGrant(
     }
     if (tokens) await revokeGrant(connector, client, tokens);
   }
-  if (subscriptions.length > 0) await deletePushSubscriptions(deps.db, subscriptions.map((subscription) => subscription.id));
+  if (subscriptions.length > 0) await deletePushSubscriptions(deps.db, connection.userId, subscriptions.map((subscription) => subscription.id));
 }

@@ -52,7 +52,7 @@ export function insertSyncRun(
 }
 
 export function findSyncRunById(db: DbClient, id: bigint): Promise<SyncRunRow | null> {
-  return db.syncRun.findUnique({ where: { id }, select: syncRunFields });
+  return db.syncRun.findFirst({ where: { id }, select: syncRunFields });
 }
 
 /** One run of the user (null for another user's run). */

@@ -39,8 +39,8 @@ export function listRawObjectKeys(db: DbClient, target: ErasureTarget, limit: nu
   });
 }
 
-export function deleteRawObjectRows(db: DbClient, ids: readonly string[]) {
-  return db.rawObject.deleteMany({ where: { id: { in: [...ids] } } });
+export function deleteRawObjectRows(db: DbClient, userId: string, ids: readonly string[]) {
+  return db.rawObject.deleteMany({ where: { userId, id: { in: [...ids] } } });
 }
 
 /**

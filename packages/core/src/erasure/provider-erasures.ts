@@ -110,7 +110,7 @@ export async function runProviderErasure({ db, jobs, rawStore, sync }: Pick<Core
     const rawObjects = await listRawObjectKeys(db, target, RAW_OBJECT_BATCH);
     if (rawObjects.length === 0) break;
     for (const raw of rawObjects) await rawStore.delete(raw.storageKey);
-    await deleteRawObjectRows(db, rawObjects.map((raw) => raw.id));
+    await deleteRawObjectRows(db, target.userId, rawObjects.map((raw) => raw.id));
   }
   while ((await deleteProviderRows(db, target, ERASURE_BATCH)) > 0);
 

@@ -112,7 +112,7 @@ export async function searchObservations(
   ]);
   const { page, next } = cutPage(slices, input.limit);
   const recordings = page.filter((entry) => entry.position.kind === "ecg_recording").map((entry) => entry.position.id);
-  const voltages = await listEcgVoltages(db, recordings);
+  const voltages = await listEcgVoltages(db, userId, recordings);
 
   const observations = page.map((entry) => entry.render(voltages));
   return {

@@ -49,7 +49,7 @@ export async function beatReceivingUpload(db: DbClient, id: string): Promise<boo
 }
 
 export function findRawObject(db: DbClient, id: string): Promise<RawObjectRow | null> {
-  return db.rawObject.findUnique({ where: { id }, select: rawObjectFields });
+  return db.rawObject.findFirst({ where: { id }, select: rawObjectFields });
 }
 
 export function findRawObjectByUploadKey(db: DbClient, userId: string, provider: string, uploadKey: string): Promise<RawObjectRow | null> {
@@ -66,15 +66,15 @@ export async function markRawObjectStored(
     where: { id, status: "receiving", heartbeatAt: { not: null } },
     data: { byteSize: BigInt(input.byteSize), sha256: input.sha256, uploadKey: input.uploadKey, status: "pending" },
   });
-  return count === 1 ? db.rawObject.findUniqueOrThrow({ where: { id }, select: rawObjectFields }) : null;
+  return count === 1 ? db.rawObject.findFirstOrThrow({ where: { id }, select: rawObjectFields }) : null;
 }
 
 export function markRawObjectProcessed(db: DbClient, id: string, summary: Prisma.InputJsonValue) {
-  return db.rawObject.update({ where: { id }, data: { status: "processed", summary, error: null, processedAt: new Date() } });
+  return db.rawObject.updateMany({ where: { id }, data: { status: "processed", summary, error: null, processedAt: new Date() } });
 }
 
 export function markRawObjectFailed(db: DbClient, id: string, error: string) {
-  return db.rawObject.update({ where: { id }, data: { status: "failed", error, processedAt: new Date() } });
+  return db.rawObject.updateMany({ where: { id }, data: { status: "failed", error, processedAt: new Date() } });
 }
 
 /**
@@ -85,7 +85,7 @@ export async function markUploadDropped(db: DbClient, id: string): Promise<"drop
   const updated = await db.$executeRaw`
     UPDATE raw_objects SET heartbeat_at = NULL WHERE id = ${id}::uuid AND status = 'receiving'`;
   if (updated === 1) return "dropped";
-  const row = await db.rawObject.findUnique({ where: { id }, select: { id: true } });
+  const row = await db.rawObject.findFirst({ where: { id }, select: { id: true } });
   return row ? "kept" : "gone";
 }
 

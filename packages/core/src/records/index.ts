@@ -45,6 +45,8 @@ export { insertRejectedRecords } from "./rejected-record-repository.ts";
 export { resolveStatsIntervals } from "./samples/intervals.ts";
 export { listSampleStartTimes, mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";
 export * from "./samples/sample-stats.ts";
+export { queueStaleMergedRollups, refreshMergedSampleRollups } from "./samples/merged-rollups.ts";
+export { rebuildUserSampleRollups } from "./samples/sample-rollup-repository.ts";
 export { listSampleTypeSpans } from "./samples/sample-stream-repository.ts";
 export { findSampleTypesByExternalId } from "./samples/sample-chunks.ts";
 export * from "./samples/sample-types.ts";

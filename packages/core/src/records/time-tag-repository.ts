@@ -49,8 +49,8 @@ export async function lockTimeTag(db: DbClient, userId: string, tagId: string): 
   await db.$queryRaw`SELECT id FROM time_tags WHERE id = ${tagId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
 }
 
-export function updateTimeTag(db: DbClient, tagId: string, tag: TimeTagWrite): Promise<TimeTagRow> {
-  return db.timeTag.update({ where: { id: tagId }, data: tag, select: tagFields });
+export function updateTimeTag(db: DbClient, userId: string, tagId: string, tag: TimeTagWrite): Promise<TimeTagRow> {
+  return db.timeTag.update({ where: { userId_id: { userId, id: tagId } }, data: tag, select: tagFields });
 }
 
 export async function deleteTimeTag(db: DbClient, userId: string, tagId: string): Promise<boolean> {

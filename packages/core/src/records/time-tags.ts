@@ -200,7 +200,7 @@ export async function updateTimeTag(
       timezone: timezone === undefined ? row.timezone : timezone,
     });
     if (!changed(row, next)) return toTimeTagDto(row);
-    const updated = await updateTimeTagRow(tx, row.id, next);
+    const updated = await updateTimeTagRow(tx, user.id, row.id, next);
     await writeTagEvent(tx, jobs, user, "tag.updated", row.id);
     return toTimeTagDto(updated);
   });

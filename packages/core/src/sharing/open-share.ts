@@ -64,7 +64,7 @@ export async function openShareManifest(
     if (share.passcodeHash !== null) {
       if (request.passcode === undefined) return { kind: "passcode", remainingAttempts: Math.max(0, MAX_PASSCODE_FAILURES - share.passcodeFailures) };
       if (!(await verifyPasscode(request.passcode, share.passcodeHash))) {
-        const failures = await addPasscodeFailure(tx, share.id);
+        const failures = await addPasscodeFailure(tx, share);
         if (failures >= MAX_PASSCODE_FAILURES) await revokeShareRow(tx, jobs, user, share.id, "passcode_attempts", now);
         return { kind: "passcode", remainingAttempts: Math.max(0, MAX_PASSCODE_FAILURES - failures) };
       }
@@ -76,7 +76,7 @@ export async function openShareManifest(
       const location = `${instance.publicUrl()}/share/${share.id}/file?t=${encodeURIComponent(ticket)}`;
       return { kind: "manifest", manifest: { files: [{ contentType: SHARE_FILE_CONTENT_TYPE, location }] } };
     }
-    await addShareAccess(tx, share.id, now);
+    await addShareAccess(tx, share, now);
     await writeShareAccessed(tx, jobs, user, share.id);
     return { kind: "manifest", manifest: { files: [{ contentType: SHARE_FILE_CONTENT_TYPE, embedded: Buffer.from(share.file).toString("ascii") }] } };
   });
@@ -110,7 +110,7 @@ export async function serveShareFile(
     if (gone || !share?.file) return { kind: "gone", gone: gone ?? UNKNOWN };
     const user = await findUserById(tx, share.userId);
     if (user?.status !== "active") return { kind: "gone", gone: UNKNOWN };
-    await addShareAccess(tx, share.id, now);
+    await addShareAccess(tx, share, now);
     await writeShareAccessed(tx, jobs, user, share.id);
     return { kind: "file", jwe: Buffer.from(share.file).toString("ascii") };
   });

@@ -42,6 +42,9 @@ export interface ShareRow {
   createdAt: Date;
 }
 
+/** What names one share row. */
+export type ShareKey = Pick<ShareRow, "userId" | "id">;
+
 /** A share row with whether it has a passcode (the listing's boolean). */
 export type ShareListingRow = ShareRow & { hasPasscode: boolean };
 
@@ -94,7 +97,7 @@ export async function findShare(db: DbClient, userId: string, shareId: string): 
 export async function lockShareForOpen(db: DbClient, shareId: string): Promise<ShareSecretsRow | null> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM shares WHERE id = ${shareId}::uuid FOR UPDATE`;
   if (rows.length === 0) return null;
-  const row = await db.share.findUnique({ where: { id: shareId }, select: { ...shareFields, passcodeHash: true, file: true } });
+  const row = await db.share.findFirst({ where: { id: shareId }, select: { ...shareFields, passcodeHash: true, file: true } });
   return row && { ...row, file: row.file === null ? null : new Uint8Array(row.file) };
 }
 
@@ -123,20 +126,20 @@ export async function selectShares(db: DbClient, q: { userId: string; after: Cre
  * stays): whether this call revoked it. The condition is checked again on the row's newest
  * version when another transaction revoked it meanwhile.
  */
-export async function setShareRevoked(db: DbClient, shareId: string, reason: string, at: Date): Promise<boolean> {
-  const { count } = await db.share.updateMany({ where: { id: shareId, revokedAt: null }, data: { revokedAt: at, revokedReason: reason, file: null } });
+export async function setShareRevoked(db: DbClient, userId: string, shareId: string, reason: string, at: Date): Promise<boolean> {
+  const { count } = await db.share.updateMany({ where: { userId, id: shareId, revokedAt: null }, data: { revokedAt: at, revokedReason: reason, file: null } });
   return count > 0;
 }
 
 /** Counts one more wrong passcode; the new count. */
-export async function addPasscodeFailure(db: DbClient, shareId: string): Promise<number> {
-  const row = await db.share.update({ where: { id: shareId }, data: { passcodeFailures: { increment: 1 } }, select: { passcodeFailures: true } });
+export async function addPasscodeFailure(db: DbClient, share: ShareKey): Promise<number> {
+  const row = await db.share.update({ where: { userId_id: { userId: share.userId, id: share.id } }, data: { passcodeFailures: { increment: 1 } }, select: { passcodeFailures: true } });
   return row.passcodeFailures;
 }
 
 /** Counts one served file. */
-export async function addShareAccess(db: DbClient, shareId: string, at: Date): Promise<void> {
-  await db.share.update({ where: { id: shareId }, data: { accesses: { increment: 1 }, lastAccessedAt: at }, select: { id: true } });
+export async function addShareAccess(db: DbClient, share: ShareKey, at: Date): Promise<void> {
+  await db.share.update({ where: { userId_id: { userId: share.userId, id: share.id } }, data: { accesses: { increment: 1 }, lastAccessedAt: at }, select: { id: true } });
 }
 
 /**
@@ -160,6 +163,6 @@ export function selectSharesOfProvider(
 }
 
 /** Drops the file of an expired share (its status stays expired). */
-export async function dropShareFile(db: DbClient, shareId: string): Promise<void> {
-  await db.share.update({ where: { id: shareId }, data: { file: null }, select: { id: true } });
+export async function dropShareFile(db: DbClient, share: ShareKey): Promise<void> {
+  await db.share.update({ where: { userId_id: { userId: share.userId, id: share.id } }, data: { file: null }, select: { id: true } });
 }

@@ -164,7 +164,7 @@ function writeShareEvent(
  * and gets no second event. Whether this call revoked it.
  */
 export async function revokeShareRow(tx: DbClient, jobs: CoreDeps["jobs"], user: UserRow, shareId: string, reason: ShareRevokedReason, now = new Date()): Promise<boolean> {
-  const revoked = await setShareRevoked(tx, shareId, reason, now);
+  const revoked = await setShareRevoked(tx, user.id, shareId, reason, now);
   if (revoked) await writeShareEvent(tx, jobs, user, { type: "share.revoked", shareId, reason });
   return revoked;
 }
@@ -274,7 +274,7 @@ export async function revokeShare({ db, jobs }: Pick<CoreDeps, "db" | "jobs">, t
     if (!row) throw shareNotFound();
     if (row.revokedAt !== null) return toShareDto(row);
     // An expired share already stopped: it is marked revoked and loses its file, without share.revoked.
-    if (shareStatusOf(row) === "expired") await setShareRevoked(tx, row.id, "owner", new Date());
+    if (shareStatusOf(row) === "expired") await setShareRevoked(tx, user.id, row.id, "owner", new Date());
     else await revokeShareRow(tx, jobs, user, row.id, "owner");
     const revoked = await findShare(tx, user.id, row.id);
     if (!revoked) throw shareNotFound();
@@ -305,7 +305,7 @@ export async function revokeSharesOf(
   let revoked = 0;
   for (const row of rows) {
     if (shareStatusOf(row, now) === "expired") {
-      await dropShareFile(tx, row.id);
+      await dropShareFile(tx, row);
       continue;
     }
     if (await revokeShareRow(tx, jobs, user, row.id, reason, now)) revoked += 1;

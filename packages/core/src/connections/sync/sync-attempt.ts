@@ -218,7 +218,7 @@ async function endAfterError(deps: CoreDeps, run: SyncRunRow, found: SyncConnect
       const connection = (await lockSyncConnection(tx, found.id)) ?? found;
       if (!(await endRunningSyncRun(tx, run.id, { status: "failed", attempts, objectsStored, error: message, finishedAt: now }))) return false;
       if (connection.status !== "active") return true;
-      const failures = await recordPullFailure(tx, connection.id, { error: message, at: now, countsAsFailure: true });
+      const failures = await recordPullFailure(tx, connection, { error: message, at: now, countsAsFailure: true });
       if (kind === "refused") {
         await moveToNeedsReauth(deps, tx, connection, "needs_reauth", now);
         await failWaitingRunsOfConnection(tx, connection.id, run.id, "The provider refused the grant; the user must reconnect.");
@@ -248,7 +248,7 @@ async function endAfterError(deps: CoreDeps, run: SyncRunRow, found: SyncConnect
     if (!moved) return false;
     if (nextAttemptAt) await sendPullJob(deps, tx, run, connection.applicationId, nextAttemptAt);
     if (connection.status !== "active") return true;
-    const failures = await recordPullFailure(tx, connection.id, { error: message, at: now, countsAsFailure: true });
+    const failures = await recordPullFailure(tx, connection, { error: message, at: now, countsAsFailure: true });
     if (failures >= settings.brokenAfterFailures) {
       await markBroken(deps, tx, connection, { reason: "pulls_failing", retryAt: nextAttemptAt, lastError: message, consecutiveFailures: failures, now });
     }

@@ -21,17 +21,24 @@ export async function listPartitionRanges(db: DbClient, table: string): Promise<
 }
 
 /**
- * Creates the partition of `table` for [from, to), moving into it any rows of the default
- * partition in that range, in the caller's transaction. Attaching checks the default
- * partition holds no row of the range, which the move makes true.
+ * Creates the partition of `table` (partitioned by `column`) for [from, to), moving into it any
+ * rows of the default partition in that range, in the caller's transaction. Attaching checks
+ * the default partition holds no row of the range, which the move makes true.
  */
-export async function createPartition(db: DbClient, table: string, name: string, from: Date, to: Date): Promise<void> {
+export async function createPartition(
+  db: DbClient,
+  { table, column }: { table: string; column: string },
+  name: string,
+  from: Date,
+  to: Date,
+): Promise<void> {
   const partition = Prisma.raw(`"${PARTITION_SCHEMA}"."${name}"`);
   const parent = Prisma.raw(`"${table}"`);
   const fallback = Prisma.raw(`"${PARTITION_SCHEMA}"."${table}_default"`);
+  const key = Prisma.raw(`"${column}"`);
   await db.$executeRaw`CREATE TABLE ${partition} (LIKE ${parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`;
   await db.$executeRaw`
-    WITH moved AS (DELETE FROM ${fallback} WHERE hour >= ${from} AND hour < ${to} RETURNING *)
+    WITH moved AS (DELETE FROM ${fallback} WHERE ${key} >= ${from} AND ${key} < ${to} RETURNING *)
     INSERT INTO ${partition} SELECT * FROM moved`;
   await db.$executeRaw`ALTER TABLE ${parent} ATTACH PARTITION ${partition} FOR VALUES FROM (${Prisma.raw(`'${from.toISOString()}'`)}) TO (${Prisma.raw(`'${to.toISOString()}'`)})`;
 }

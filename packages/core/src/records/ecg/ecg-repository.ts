@@ -96,15 +96,15 @@ export function upsertEcgRecordings(
 }
 
 /** Marks a recording as updated now (when only its voltages changed). */
-export async function touchEcgRecording(db: DbClient, recordingId: string): Promise<void> {
-  await db.$executeRaw`UPDATE ecg_recordings SET ingested_at = now() WHERE id = ${recordingId}::uuid`;
+export async function touchEcgRecording(db: DbClient, userId: string, recordingId: string): Promise<void> {
+  await db.$executeRaw`UPDATE ecg_recordings SET ingested_at = now() WHERE user_id = ${userId}::uuid AND id = ${recordingId}::uuid`;
 }
 
 /** Stores a recording's voltages (microvolts, in order); writes only when they changed. */
-export async function upsertEcgVoltages(db: DbClient, recordingId: string, microvolts: readonly number[]): Promise<boolean> {
+export async function upsertEcgVoltages(db: DbClient, userId: string, recordingId: string, microvolts: readonly number[]): Promise<boolean> {
   const written = await db.$executeRaw`
-    INSERT INTO ecg_voltages AS v (recording_id, microvolts) VALUES (${recordingId}::uuid, ${[...microvolts]}::float8[])
-    ON CONFLICT (recording_id) DO UPDATE SET microvolts = excluded.microvolts
+    INSERT INTO ecg_voltages AS v (user_id, recording_id, microvolts) VALUES (${userId}::uuid, ${recordingId}::uuid, ${[...microvolts]}::float8[])
+    ON CONFLICT (user_id, recording_id) DO UPDATE SET microvolts = excluded.microvolts
     WHERE v.microvolts IS DISTINCT FROM excluded.microvolts`;
   return written > 0;
 }
@@ -132,15 +132,15 @@ export function selectEcgRecordings(db: DbClient, q: EcgPageQuery): Promise<EcgR
 export async function findEcgRecording(db: DbClient, userId: string, recordingId: string): Promise<(EcgRecordingRow & { microvolts: number[] }) | undefined> {
   const [row] = await db.$queryRaw<Array<EcgRecordingRow & { microvolts: number[] }>>`
     SELECT ${RECORDING_COLUMNS}, coalesce(v.microvolts, '{}') AS microvolts
-    FROM ecg_recordings e LEFT JOIN ecg_voltages v ON v.recording_id = e.id
+    FROM ecg_recordings e LEFT JOIN ecg_voltages v ON v.user_id = e.user_id AND v.recording_id = e.id
     WHERE e.user_id = ${userId}::uuid AND e.id = ${recordingId}::uuid`;
   return row;
 }
 
-/** The voltages (microvolts) of these recordings, by recording id; a recording without any is missing. */
-export async function listEcgVoltages(db: DbClient, recordingIds: readonly string[]): Promise<Map<string, number[]>> {
+/** The voltages (microvolts) of these recordings of the user, by recording id; a recording without any is missing. */
+export async function listEcgVoltages(db: DbClient, userId: string, recordingIds: readonly string[]): Promise<Map<string, number[]>> {
   if (recordingIds.length === 0) return new Map();
   const rows = await db.$queryRaw<Array<{ recording_id: string; microvolts: number[] }>>`
-    SELECT recording_id, microvolts FROM ecg_voltages WHERE recording_id = ANY(${recordingIds}::uuid[])`;
+    SELECT recording_id, microvolts FROM ecg_voltages WHERE user_id = ${userId}::uuid AND recording_id = ANY(${recordingIds}::uuid[])`;
   return new Map(rows.map((row) => [row.recording_id, row.microvolts]));
 }

@@ -47,11 +47,11 @@ export async function writeEcgRecordings(db: DbClient, batch: RecordBatch, recor
   for (const row of stored) {
     const normalized = byIdentity.get(row.dedupe_key);
     if (!normalized) continue;
-    const voltagesChanged = await upsertEcgVoltages(db, row.id, normalized.voltages);
+    const voltagesChanged = await upsertEcgVoltages(db, batch.userId, row.id, normalized.voltages);
     if (row.inserted) inserted++;
     else if (row.changed || voltagesChanged) updated++;
     else continue;
-    if (!row.changed) await touchEcgRecording(db, row.id);
+    if (!row.changed) await touchEcgRecording(db, batch.userId, row.id);
     for (const day of utcDays(normalized.recording.startDate, normalized.recording.endDate)) days.add(day);
   }
   await insertRejectedRecords(db, batch, partitioned.rejected);

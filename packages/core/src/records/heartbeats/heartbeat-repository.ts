@@ -77,8 +77,8 @@ export function upsertHeartbeatSeries(
 }
 
 /** Marks a series as updated now (when only its intervals changed). */
-export async function touchHeartbeatSeries(db: DbClient, seriesId: string): Promise<void> {
-  await db.$executeRaw`UPDATE heartbeat_series SET ingested_at = now() WHERE id = ${seriesId}::uuid`;
+export async function touchHeartbeatSeries(db: DbClient, seriesId: string, userId: string): Promise<void> {
+  await db.$executeRaw`UPDATE heartbeat_series SET ingested_at = now() WHERE user_id = ${userId}::uuid AND id = ${seriesId}::uuid`;
 }
 
 /** Replaces a series' intervals when they differ from the stored ones; returns whether they did. */
@@ -90,11 +90,11 @@ export async function replaceRrIntervals(db: DbClient, seriesId: string, userId:
     WITH n AS (
       SELECT * FROM unnest(${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[]) AS n(timestamp, interval_ms, preceded_by_gap)
     ), stored AS (
-      SELECT timestamp, interval_ms, preceded_by_gap FROM rr_intervals WHERE series_id = ${seriesId}::uuid
+      SELECT timestamp, interval_ms, preceded_by_gap FROM rr_intervals WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid
     )
     SELECT EXISTS (SELECT * FROM n EXCEPT SELECT * FROM stored) OR EXISTS (SELECT * FROM stored EXCEPT SELECT * FROM n) AS differs`;
   if (!diff?.differs) return false;
-  await db.$executeRaw`DELETE FROM rr_intervals WHERE series_id = ${seriesId}::uuid`;
+  await db.$executeRaw`DELETE FROM rr_intervals WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid`;
   await db.$executeRaw`
     INSERT INTO rr_intervals (series_id, user_id, timestamp, interval_ms, preceded_by_gap)
     SELECT ${seriesId}::uuid, ${userId}::uuid, n.*
@@ -110,7 +110,7 @@ export async function upsertHrvResult(db: DbClient, seriesId: string, userId: st
       mean_rr_ms, mean_heart_rate)
     VALUES (${seriesId}::uuid, ${userId}::uuid, ${hrv.firstBeatAt}, ${hrv.lastBeatAt}, ${hrv.beatCount}, ${hrv.rmssdMs}::float8,
       ${hrv.sdnnMs}::float8, ${hrv.pnn50}::float8, ${hrv.meanRrMs}::float8, ${hrv.meanHeartRate}::float8)
-    ON CONFLICT (series_id) DO UPDATE SET
+    ON CONFLICT (user_id, series_id) DO UPDATE SET
       first_beat_at = excluded.first_beat_at, last_beat_at = excluded.last_beat_at, beat_count = excluded.beat_count,
       rmssd_ms = excluded.rmssd_ms, sdnn_ms = excluded.sdnn_ms, pnn50 = excluded.pnn50, mean_rr_ms = excluded.mean_rr_ms,
       mean_heart_rate = excluded.mean_heart_rate, computed_at = now()
@@ -147,7 +147,7 @@ export function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeBig
   if (q.after) parts.push(Prisma.sql`(r.timestamp, r.id) > (${q.after.t}, ${q.after.id})`);
   return db.$queryRaw<RrIntervalRow[]>`
     SELECT r.id, r.series_id, r.timestamp, r.interval_ms, r.preceded_by_gap, ${SERIES_PROVENANCE}
-    FROM rr_intervals r JOIN heartbeat_series h ON h.id = r.series_id
+    FROM rr_intervals r JOIN heartbeat_series h ON h.user_id = r.user_id AND h.id = r.series_id
     WHERE ${Prisma.join(parts, " AND ")}
     ORDER BY r.timestamp, r.id
     LIMIT ${q.limit + 1}`;
@@ -179,7 +179,7 @@ export function listHrvResults(db: DbClient, q: HeartbeatPageQuery<AfterTimeUuid
   return db.$queryRaw<HrvResultRow[]>`
     SELECT v.series_id, v.first_beat_at, v.last_beat_at, v.beat_count, v.rmssd_ms, v.sdnn_ms, v.pnn50, v.mean_rr_ms,
       v.mean_heart_rate, ${SERIES_PROVENANCE}
-    FROM hrv_results v JOIN heartbeat_series h ON h.id = v.series_id
+    FROM hrv_results v JOIN heartbeat_series h ON h.user_id = v.user_id AND h.id = v.series_id
     WHERE ${Prisma.join(parts, " AND ")}
     ORDER BY v.first_beat_at, v.series_id
     LIMIT ${q.limit + 1}`;

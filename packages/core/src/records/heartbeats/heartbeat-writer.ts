@@ -64,7 +64,7 @@ export async function writeHeartbeatSeries(db: DbClient, batch: RecordBatch, rec
     if (row.inserted) inserted++;
     else if (row.changed || intervalsChanged || hrvChanged) updated++;
     else continue;
-    if (!row.changed) await touchHeartbeatSeries(db, row.id);
+    if (!row.changed) await touchHeartbeatSeries(db, row.id, batch.userId);
     for (const day of utcDays(normalized.series.startDate, normalized.series.endDate)) days.add(day);
   }
   await insertRejectedRecords(db, batch, partitioned.rejected);

@@ -1,3 +1,4 @@
+import type { Database } from "@svc/db";
 import { AppError, type DbClient } from "../../platform/index.ts";
 import { findCategoryType, findQuantityType } from "../catalog/index.ts";
 import { BUILTIN_SOURCE_ORDERS } from "./builtin-orders.ts";
@@ -5,6 +6,8 @@ import { RECORD_METRICS } from "./record-metrics.ts";
 import { rankStreams, resolveSourceOrder, type RankedStream, type UserSourceOrders } from "./source-ranking.ts";
 import { listStreamsOf, type MergeTable, type SqlStream } from "./merge-sql-repository.ts";
 import { deleteSourceOrder as deleteOrderRow, listSourceOrders, upsertSourceOrder } from "./source-order-repository.ts";
+import { listSampleTypeSpans } from "../samples/sample-stream-repository.ts";
+import { markTypesStale } from "../samples/merged-stale-repository.ts";
 
 export interface SourceOrderDto {
   scope: string;
@@ -35,15 +38,28 @@ export async function getSourceOrders(db: DbClient, userId: string): Promise<{ d
   return { data: (await listSourceOrders(db, userId)).map(toDto) };
 }
 
-export async function setSourceOrder(db: DbClient, userId: string, scope: string, sources: string[]): Promise<SourceOrderDto> {
+export async function setSourceOrder(db: Database, userId: string, scope: string, sources: string[]): Promise<SourceOrderDto> {
   checkScope(scope);
   if (new Set(sources).size !== sources.length) throw new AppError("bad_request", "sources must not repeat a source");
-  return toDto(await upsertSourceOrder(db, userId, scope, sources));
+  return db.$transaction(async (tx) => {
+    const row = await upsertSourceOrder(tx, userId, scope, sources);
+    await markSampleTypesOfScopeStale(tx, userId, scope);
+    return toDto(row);
+  });
 }
 
-export async function removeSourceOrder(db: DbClient, userId: string, scope: string): Promise<void> {
+export async function removeSourceOrder(db: Database, userId: string, scope: string): Promise<void> {
   checkScope(scope);
-  if (!(await deleteOrderRow(db, userId, scope))) throw new AppError("not_found", "The user has no order of sources for this scope.");
+  await db.$transaction(async (tx) => {
+    if (!(await deleteOrderRow(tx, userId, scope))) throw new AppError("not_found", "The user has no order of sources for this scope.");
+    await markSampleTypesOfScopeStale(tx, userId, scope);
+  });
+}
+
+/** The merged view of the user's sample types this scope orders changes at any time: their merged rollups are stale. */
+async function markSampleTypesOfScopeStale(db: DbClient, userId: string, scope: string): Promise<void> {
+  const types = (await listSampleTypeSpans(db, userId)).map((t) => t.type);
+  await markTypesStale(db, userId, types.filter((type) => scope === "*" || type === scope || groupOfMetric(type) === scope));
 }
 
 export async function loadUserSourceOrders(db: DbClient, userId: string): Promise<UserSourceOrders> {

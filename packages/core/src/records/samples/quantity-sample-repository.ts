@@ -45,7 +45,7 @@ const SAMPLE_COLUMNS = Prisma.sql`id, type, value, unit, start_date, end_date, s
   product_type, external_id, is_primary_source, was_user_entered, metadata, timezone, original_unit, provider, source,
   device, ingested_at`;
 
-interface SeriesFilter {
+export interface SeriesFilter {
   userId: string;
   type: string;
   /** Provider filter (stats, derived totals); reads leave it out. */
@@ -53,7 +53,7 @@ interface SeriesFilter {
 }
 
 /** `series`: the user's series of the type (and provider). */
-function seriesCte(q: SeriesFilter): Prisma.Sql {
+export function seriesCte(q: SeriesFilter): Prisma.Sql {
   return Prisma.sql`series AS (
     SELECT * FROM quantity_sample_series
     WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${q.provider ? Prisma.sql` AND provider = ${q.provider}` : Prisma.empty}
@@ -63,16 +63,16 @@ function seriesCte(q: SeriesFilter): Prisma.Sql {
 /**
  * Every stored sample of `series` in chunks of the window's hours (and up to `upTo`, an SQL
  * expression, when given), one row each, with the columns of QuantitySampleRow and
- * source_key, on_body.
+ * source_key, on_body, series_id.
  */
-function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
+export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`(
     SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
       c.hour + u.start_offset * interval '1 millisecond' AS start_date,
       c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
       r.source_name, r.source_bundle_id, r.device_model, r.product_type, u.external_id, r.is_primary_source,
       r.was_user_entered, coalesce(u.metadata, '{}'::jsonb) AS metadata, r.timezone, r.original_unit, r.provider, r.source,
-      r.source_key, r.device, r.on_body, u.ingested_at
+      r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id
     FROM series r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
       AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${upTo === Prisma.empty ? Prisma.empty : Prisma.sql` AND c.hour <= ${upTo}`}
@@ -173,7 +173,7 @@ function windowRead(
  * How far around a sample the merged view looks for matching samples of other streams: the
  * match window, or for kinds matched by overlap the longest sample of any stream.
  */
-function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): number {
+export function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): number {
   const window = MATCH_WINDOW_SECONDS[kind];
   if (window !== undefined) return window * 1000;
   return Math.max(0, ...streams.map((s) => s.maxDurationSeconds)) * 1000 + 1;
@@ -186,7 +186,7 @@ function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): number {
  * the latest start (readings) or end (overlap) of the stream's samples up to each row and the
  * earliest start from it on. A record of no length counts as one millisecond long.
  */
-function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
+export function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
   const window = MATCH_WINDOW_SECONDS[kind];
   const byWindow = window !== undefined;
   const interval = Prisma.sql`make_interval(secs => ${window ?? 0})`;

@@ -2,6 +2,7 @@ import type { DbClient } from "../../platform/index.ts";
 import { findChunksByExternalIds, findChunksInHours, newChunkIds, saveChunks, type SampleChunk, SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
 import { insertSampleSeries, listProviderSeries, listSampleSeries, lockUserSamples, type SampleSeries, type SampleSeriesFields, seriesKey } from "./sample-series-repository.ts";
 import { recordIdentity } from "./sample-identity.ts";
+import { refreshSampleRollups } from "./sample-rollup-repository.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -119,6 +120,7 @@ export async function storeSamples(
   const ids = await newChunkIds(db, fresh.length);
   fresh.forEach((chunk, i) => (chunk.chunkId = ids[i]!));
   await saveChunks(db, batch.userId, [...changedChunks]);
+  await refreshSampleRollups(db, batch.userId, [...changedChunks]);
   for (const sample of result.changed) result.types.add(sample.type);
   return result;
 }
@@ -213,6 +215,7 @@ export async function deleteSamplesByExternalIds(
     });
   }
   await saveChunks(db, batch.userId, chunks);
+  await refreshSampleRollups(db, batch.userId, chunks);
   return deleted;
 }
 

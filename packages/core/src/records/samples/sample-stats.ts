@@ -1,5 +1,6 @@
 import { resolveStatsIntervals, type StatsInterval } from "./intervals.ts";
-import { sampleStatsBuckets } from "./quantity-sample-repository.ts";
+import { sampleStatsBuckets, type StatsBucketRow } from "./quantity-sample-repository.ts";
+import { rollupStatsBuckets } from "./rollup-stats.ts";
 import type { DbClient } from "../../platform/index.ts";
 import { checkSampleType, matchKindOfType, rankedSampleStreams, type RecordView } from "./samples.ts";
 
@@ -30,16 +31,37 @@ export interface SampleStatsDto {
   buckets: StatsBucketDto[];
 }
 
+export interface SampleStatsInput {
+  type: string;
+  start: string;
+  end: string;
+  interval: StatsInterval;
+  tz: string;
+  provider?: string | undefined;
+  view: RecordView;
+}
+
 /**
  * GET samples/stats: count, sum, avg, min and max per hour or local day, one series per
- * provider, source, device and unit, computed in SQL over the matching samples (at most
- * the earliest 50000; `truncated` says when more matched).
+ * provider, source, device and unit, over the matching samples (at most the earliest 50000;
+ * `truncated` says when more matched). Read from the rollups where they answer exactly
+ * (rollup-stats.ts), else computed in SQL over the samples.
  */
-export async function getSampleStats(
+export async function getSampleStats(db: DbClient, userId: string, input: SampleStatsInput): Promise<SampleStatsDto> {
+  return (await computeSampleStats(db, userId, input)).stats;
+}
+
+/**
+ * getSampleStats, and where the answer came from: `rollups` when any sample was counted from
+ * them, else `samples`. `useRollups: false` computes it from the samples alone, as before the
+ * rollups (tests compare the two).
+ */
+export async function computeSampleStats(
   db: DbClient,
   userId: string,
-  input: { type: string; start: string; end: string; interval: StatsInterval; tz: string; provider?: string | undefined; view: RecordView },
-): Promise<SampleStatsDto> {
+  input: SampleStatsInput,
+  options: { useRollups?: boolean } = {},
+): Promise<{ stats: SampleStatsDto; source: "rollups" | "samples" }> {
   await checkSampleType(db, userId, input.type);
   const intervals = resolveStatsIntervals(input);
   const { boundaries, labels } = intervals;
@@ -49,11 +71,15 @@ export async function getSampleStats(
     input.view === "merged"
       ? { streams: await rankedSampleStreams(db, userId, input.type), kind: matchKindOfType(input.type).kind }
       : undefined;
-  const rows =
-    first && last && labels.length > 0
-      ? await sampleStatsBuckets(db, { userId, type: input.type, start: first, end: last, provider: input.provider }, boundaries, STATS_ROW_CAP, merged)
-      : [];
-  return {
+  let rows: StatsBucketRow[] = [];
+  let source: "rollups" | "samples" = "samples";
+  if (first && last && labels.length > 0) {
+    const q = { userId, type: input.type, start: first, end: last, provider: input.provider };
+    const fromRollups = options.useRollups === false ? undefined : await rollupStatsBuckets(db, q, boundaries, STATS_ROW_CAP, merged);
+    if (fromRollups?.rollupsRead) source = "rollups";
+    rows = fromRollups?.rows ?? (await sampleStatsBuckets(db, q, boundaries, STATS_ROW_CAP, merged));
+  }
+  const stats: SampleStatsDto = {
     type: input.type,
     interval: intervals.interval,
     tz: intervals.tz,
@@ -74,4 +100,5 @@ export async function getSampleStats(
       max: row.max,
     })),
   };
+  return { stats, source };
 }

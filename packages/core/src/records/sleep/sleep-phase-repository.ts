@@ -22,11 +22,15 @@ const phaseKey = (p: SleepPhaseWrite) => `${p.startDate.toISOString()}|${p.endDa
  * already the same (as a multiset) are left alone; returns the ids of sessions whose
  * phases were replaced.
  */
-export async function replaceSleepPhases(db: DbClient, phasesBySession: ReadonlyMap<string, readonly SleepPhaseWrite[]>): Promise<Set<string>> {
+export async function replaceSleepPhases(
+  db: DbClient,
+  userId: string,
+  phasesBySession: ReadonlyMap<string, readonly SleepPhaseWrite[]>,
+): Promise<Set<string>> {
   if (phasesBySession.size === 0) return new Set();
   const ids = [...phasesBySession.keys()];
   const stored = await db.$queryRaw<Array<{ session_id: string; stage: string; start_date: Date; end_date: Date }>>`
-    SELECT session_id, stage, start_date, end_date FROM sleep_phases WHERE session_id = ANY(${ids}::uuid[])`;
+    SELECT session_id, stage, start_date, end_date FROM sleep_phases WHERE user_id = ${userId}::uuid AND session_id = ANY(${ids}::uuid[])`;
   const storedKeys = new Map<string, string[]>();
   for (const row of stored) {
     const keys = storedKeys.get(row.session_id) ?? [];
@@ -41,19 +45,20 @@ export async function replaceSleepPhases(db: DbClient, phasesBySession: Readonly
   }
   if (replaced.size === 0) return replaced;
   const replacedIds = [...replaced];
-  await db.$executeRaw`DELETE FROM sleep_phases WHERE session_id = ANY(${replacedIds}::uuid[])`;
+  await db.$executeRaw`DELETE FROM sleep_phases WHERE user_id = ${userId}::uuid AND session_id = ANY(${replacedIds}::uuid[])`;
   const rows = replacedIds.flatMap((id) => (phasesBySession.get(id) ?? []).map((p) => ({ id, ...p })));
   if (rows.length > 0) {
     await db.$executeRaw`
-      INSERT INTO sleep_phases (session_id, stage, start_date, end_date)
-      SELECT * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.stage)}::text[],
+      INSERT INTO sleep_phases (user_id, session_id, stage, start_date, end_date)
+      SELECT ${userId}::uuid, * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.stage)}::text[],
         ${rows.map((r) => r.startDate)}::timestamptz[], ${rows.map((r) => r.endDate)}::timestamptz[])
-      ORDER BY 1, 3, 4`;
+      ORDER BY 2, 4, 5`;
   }
   return replaced;
 }
 
 export interface PhasePageQuery {
+  userId: string;
   sessionId: string;
   start?: Date | undefined;
   end?: Date | undefined;
@@ -63,7 +68,7 @@ export interface PhasePageQuery {
 
 /** One page of a session's phases ordered by start_date then id; one row more than `limit`. */
 export function selectSleepPhases(db: DbClient, q: PhasePageQuery): Promise<SleepPhaseRow[]> {
-  const parts = [Prisma.sql`session_id = ${q.sessionId}::uuid`];
+  const parts = [Prisma.sql`user_id = ${q.userId}::uuid`, Prisma.sql`session_id = ${q.sessionId}::uuid`];
   if (q.start) parts.push(Prisma.sql`start_date >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`start_date < ${q.end}`);
   if (q.after) parts.push(Prisma.sql`(start_date, id) > (${q.after.t}, ${q.after.id})`);

@@ -77,6 +77,6 @@ export async function listSleepPhases(
   const window = parseTimeWindow(input);
   const after = decodeAfterBigint(input.cursor);
   if (!(await findSleepSessionOfUser(db, userId, sessionId))) throw new AppError("not_found", "No such sleep session.");
-  const rows = await selectSleepPhases(db, { sessionId, start: window.start, end: window.end, after, limit: input.limit });
+  const rows = await selectSleepPhases(db, { userId, sessionId, start: window.start, end: window.end, after, limit: input.limit });
   return toPage(rows, input.limit, toPhaseDto, (row) => ({ t: row.start_date.toISOString(), id: row.id.toString() }));
 }

@@ -88,7 +88,7 @@ export async function writeSleepSessions(db: DbClient, batch: RecordBatch, recor
       phasesBySession.set(id, n.phases);
       byId.set(id, n.session);
     }
-    for (const id of await replaceSleepPhases(db, phasesBySession)) {
+    for (const id of await replaceSleepPhases(db, batch.userId, phasesBySession)) {
       if (changedIds.has(id)) continue;
       counts.updated++;
       const session = byId.get(id);

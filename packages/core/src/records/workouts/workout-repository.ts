@@ -150,7 +150,7 @@ function workoutFilters(q: WorkoutPageQuery): Prisma.Sql {
 export function selectWorkouts(db: DbClient, q: WorkoutPageQuery): Promise<WorkoutRow[]> {
   return db.$queryRaw<WorkoutRow[]>`
     SELECT ${WORKOUT_COLUMNS}
-    FROM workouts s LEFT JOIN workout_track_summaries ts ON ts.workout_id = s.id
+    FROM workouts s LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
     WHERE ${workoutFilters(q)}
     ORDER BY s.start_date, s.id
     LIMIT ${q.limit + 1}`;
@@ -167,7 +167,7 @@ export function selectMergedWorkouts(db: DbClient, q: WorkoutPageQuery, streams:
     WITH ${streamsCte(streams)}
     SELECT ${WORKOUT_COLUMNS}, ${merge.outranked} AS outranked
     FROM workouts s
-    LEFT JOIN workout_track_summaries ts ON ts.workout_id = s.id
+    LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
     ${rankOfRecord()}
     WHERE ${workoutFilters(q)} AND ${merge.keep}
     ORDER BY s.start_date, s.id

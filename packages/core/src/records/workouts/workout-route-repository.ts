@@ -29,7 +29,7 @@ export interface RoutePointRow {
  * whose timestamp is gone, inserts new ones and updates changed ones. Returns whether
  * anything changed.
  */
-export async function replaceRoutePoints(db: DbClient, workoutId: string, points: readonly RoutePointWrite[]): Promise<boolean> {
+export async function replaceRoutePoints(db: DbClient, userId: string, workoutId: string, points: readonly RoutePointWrite[]): Promise<boolean> {
   const column = <K extends keyof RoutePointWrite>(key: K) => points.map((p) => p[key]);
   const [result] = await db.$queryRaw<Array<{ changed: number }>>`
     WITH incoming AS (
@@ -40,13 +40,13 @@ export async function replaceRoutePoints(db: DbClient, workoutId: string, points
     ),
     deleted AS (
       DELETE FROM workout_route_points p
-      WHERE p.workout_id = ${workoutId}::uuid AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.timestamp = p.timestamp)
+      WHERE p.user_id = ${userId}::uuid AND p.workout_id = ${workoutId}::uuid AND NOT EXISTS (SELECT 1 FROM incoming i WHERE i.timestamp = p.timestamp)
       RETURNING 1
     ),
     upserted AS (
-      INSERT INTO workout_route_points AS p (workout_id, timestamp, latitude, longitude, altitude_meters, speed, heart_rate, accuracy_meters)
-      SELECT ${workoutId}::uuid, i.* FROM incoming i ORDER BY i.timestamp
-      ON CONFLICT (workout_id, timestamp) DO UPDATE SET
+      INSERT INTO workout_route_points AS p (user_id, workout_id, timestamp, latitude, longitude, altitude_meters, speed, heart_rate, accuracy_meters)
+      SELECT ${userId}::uuid, ${workoutId}::uuid, i.* FROM incoming i ORDER BY i.timestamp
+      ON CONFLICT (user_id, workout_id, timestamp) DO UPDATE SET
         latitude = excluded.latitude, longitude = excluded.longitude, altitude_meters = excluded.altitude_meters,
         speed = excluded.speed, heart_rate = excluded.heart_rate, accuracy_meters = excluded.accuracy_meters
       WHERE (p.latitude, p.longitude, p.altitude_meters, p.speed, p.heart_rate, p.accuracy_meters)
@@ -59,18 +59,19 @@ export async function replaceRoutePoints(db: DbClient, workoutId: string, points
 }
 
 /** Stores a workout's track summary, or removes it when the route is empty (null). */
-export async function saveTrackSummary(db: DbClient, workoutId: string, summary: TrackSummary | null): Promise<void> {
+export async function saveTrackSummary(db: DbClient, userId: string, workoutId: string, summary: TrackSummary | null): Promise<void> {
   if (summary === null) {
-    await db.workoutTrackSummary.deleteMany({ where: { workoutId } });
+    await db.workoutTrackSummary.deleteMany({ where: { userId, workoutId } });
     return;
   }
   const { pointCount, distanceMeters, elevationGainMeters, elevationLossMeters, minLatitude, maxLatitude, minLongitude, maxLongitude, firstPointAt, lastPointAt } =
     summary;
   const data = { pointCount, distanceMeters, elevationGainMeters, elevationLossMeters, minLatitude, maxLatitude, minLongitude, maxLongitude, firstPointAt, lastPointAt };
-  await db.workoutTrackSummary.upsert({ where: { workoutId }, create: { workoutId, ...data }, update: data });
+  await db.workoutTrackSummary.upsert({ where: { userId_workoutId: { userId, workoutId } }, create: { userId, workoutId, ...data }, update: data });
 }
 
 export interface RoutePageQuery {
+  userId: string;
   workoutId: string;
   start?: Date | undefined;
   end?: Date | undefined;
@@ -80,7 +81,7 @@ export interface RoutePageQuery {
 
 /** One page of a workout's route ordered by timestamp; one row more than `limit`. */
 export function selectRoutePoints(db: DbClient, q: RoutePageQuery): Promise<RoutePointRow[]> {
-  const parts = [Prisma.sql`workout_id = ${q.workoutId}::uuid`];
+  const parts = [Prisma.sql`user_id = ${q.userId}::uuid`, Prisma.sql`workout_id = ${q.workoutId}::uuid`];
   if (q.start) parts.push(Prisma.sql`timestamp >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`timestamp < ${q.end}`);
   if (q.after) parts.push(Prisma.sql`(timestamp, id) > (${q.after.t}, ${q.after.id})`);

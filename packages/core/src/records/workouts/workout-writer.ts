@@ -102,8 +102,8 @@ export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: r
     for (const n of chunk) {
       const id = ids.get(n.workout.dedupeKey);
       if (id === undefined || n.route === undefined) continue; // tombstoned, or no route sent
-      if (!(await replaceRoutePoints(db, id, n.route))) continue;
-      await saveTrackSummary(db, id, summarizeTrack(n.route));
+      if (!(await replaceRoutePoints(db, batch.userId, id, n.route))) continue;
+      await saveTrackSummary(db, batch.userId, id, summarizeTrack(n.route));
       if (changedIds.has(id)) continue;
       counts.updated++;
       for (const day of utcDays(n.workout.startDate, n.workout.endDate)) days.add(day);

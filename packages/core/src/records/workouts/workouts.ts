@@ -144,6 +144,6 @@ export async function listWorkoutRoute(
   const window = parseTimeWindow(input);
   const after = decodeAfterBigint(input.cursor);
   if (!(await findWorkoutOfUser(db, userId, workoutId))) throw new AppError("not_found", "No such workout.");
-  const rows = await selectRoutePoints(db, { workoutId, start: window.start, end: window.end, after, limit: input.limit });
+  const rows = await selectRoutePoints(db, { userId, workoutId, start: window.start, end: window.end, after, limit: input.limit });
   return toPage(rows, input.limit, toRoutePointDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));
 }
