@@ -27,7 +27,7 @@ if (!isMainThread) {
       stopping = true;
       logger.info({ signal: reason }, "stopping");
       try {
-        await Promise.all([service.stop(), etl?.stop()]);
+        await service.stop(etl?.stop());
         await tracing.shutdown();
       } catch (error) {
         logger.error({ err: error }, "shutdown failed");

@@ -35,8 +35,10 @@ export interface RunningService {
   /**
    * Graceful: readiness fails at once, no new connections, requests and jobs in flight get
    * SVC_SHUTDOWN_TIMEOUT_SECONDS to finish, then the queue, Prisma and PostgreSQL close.
+   * `alongside`: what else stops meanwhile on the same database (the etl thread of
+   * SVC_ROLE=all), awaited before the database closes and "svc stopped" is logged last.
    */
-  stop(): Promise<void>;
+  stop(alongside?: Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -126,7 +128,7 @@ export async function startService(
   return {
     url,
     databaseUrl: postgres.url,
-    async stop() {
+    async stop(alongside) {
       readiness.beginShutdown();
       const delaySeconds = env.SVC_SHUTDOWN_DELAY_SECONDS;
       if (delaySeconds > 0) {
@@ -145,6 +147,7 @@ export async function startService(
       if (cut.connections_cut + cut.jobs_cut > 0) logger.warn(cut, "shutdown: timeout reached, the rest was cut off (cut jobs are retried)");
       else logger.info("shutdown: requests and jobs finished");
       await jobs.stop();
+      await alongside;
       await db.$disconnect();
       await probeDb.$disconnect();
       await postgres.stop();

@@ -2,7 +2,7 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { streamsCte, type SqlStream } from "../merge/merge-sql-repository.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
-import { hoursAround, mergedRows, mergePadMs, seriesCte, type SeriesFilter } from "./quantity-sample-repository.ts";
+import { hoursAround, mergedRows, mergePadMs, seriesCte, type SeriesFilter, type StatsBucketRow } from "./quantity-sample-repository.ts";
 import { SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
 
 /**
@@ -97,17 +97,8 @@ export async function findRollupCut(
   return { total: through, cut: row.quarter, before: row.before ?? 0, ...(row.kept_whole && { keptWhole: row.kept_whole }), ...stale };
 }
 
-export interface RollupBucketRow {
-  bucket: number;
-  provider: string;
-  source: string;
-  device: string | null;
-  unit: string;
-  count: number;
-  sum: number;
-  min: number;
-  max: number;
-}
+/** A bucket's figures per series summed from rollups (no cap count: the cap was applied before). */
+export type RollupBucketRow = Omit<StatsBucketRow, "matched">;
 
 /**
  * The samples of `series` starting in [from, to), one row each, with what stats and the merged
