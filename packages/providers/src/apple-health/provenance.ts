@@ -1,5 +1,6 @@
 // Where a HealthKit object came from (source, device) and when (times), as both the NDJSON
 // lines and export.xml give them, turned into the provenance fields of svc's records.
+import { boundedMemo } from "@svc/core";
 
 /** HKDevice: every property is optional in HealthKit. */
 export interface HkDevice {
@@ -32,18 +33,11 @@ const DEVICE_KEY = new RegExp(`(?:^|, )(${DEVICE_KEYS.join("|")}):`, "g");
  * Values may hold commas (`Watch6,7`), so a value runs to the next `, key:` of a known key.
  */
 export function parseHkDeviceDescription(description: string | undefined): HkDevice | null {
-  if (!description) return null;
-  // An export names a few devices, each on up to millions of records (the result is shared: never changed).
-  let device = deviceDescriptions.get(description);
-  if (device === undefined) {
-    device = readDeviceDescription(description);
-    if (deviceDescriptions.size >= 1000) deviceDescriptions.clear();
-    deviceDescriptions.set(description, device);
-  }
-  return device;
+  return description ? deviceDescriptionOf(description) : null;
 }
 
-const deviceDescriptions = new Map<string, Readonly<HkDevice> | null>();
+// An export names a few devices, each on up to millions of records.
+const deviceDescriptionOf = boundedMemo(1000, (description) => readDeviceDescription(description));
 
 function readDeviceDescription(description: string): HkDevice | null {
   let text = description.trim();
@@ -83,18 +77,11 @@ const COMPANY_SUFFIXES = new Set(["inc", "ltd", "llc", "limited", "oy", "gmbh", 
  * else the lower-case snake_case name without company suffixes; null without a manufacturer.
  */
 export function vendorSlug(manufacturer: string | null | undefined): string | null {
-  if (!manufacturer) return null;
-  // One upload names a few manufacturers, each on up to millions of samples.
-  let slug = vendorSlugs.get(manufacturer);
-  if (slug === undefined) {
-    slug = slugOf(manufacturer);
-    if (vendorSlugs.size >= 1000) vendorSlugs.clear();
-    vendorSlugs.set(manufacturer, slug);
-  }
-  return slug;
+  return manufacturer ? vendorSlugOf(manufacturer) : null;
 }
 
-const vendorSlugs = new Map<string, string | null>();
+// One upload names a few manufacturers, each on up to millions of samples.
+const vendorSlugOf = boundedMemo(1000, (manufacturer) => slugOf(manufacturer));
 
 function slugOf(manufacturer: string): string | null {
   const words = manufacturer
