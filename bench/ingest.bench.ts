@@ -291,7 +291,7 @@ await sql.query(
   [ndjsonUser.userId, copyUser.userId],
 );
 const COLUMNS = `hour, chunk_id, sample_count, start_offsets, durations_ms, sample_values, ingested_at, raw_object_ids,
-  external_ids, external_id_bloom, metadata, legacy_ids`;
+  external_ids, external_uuids, external_uuids_lowercase, external_id_bloom, metadata, legacy_ids`;
 const copyFile = path.join(dataDir, "rows.copy");
 await pipeline(
   sql.query(copyTo(`COPY (SELECT '${copyUser.userId}'::uuid, series_id + 1000000000, ${COLUMNS} FROM quantity_sample_chunks WHERE user_id = '${ndjsonUser.userId}') TO STDOUT`)),

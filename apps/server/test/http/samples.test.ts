@@ -105,6 +105,19 @@ describe("GET /v1/users/{id}/samples", () => {
     expect(stored.metadata).toMatchObject({ original_value: 151, original_unit: "lb" });
   });
 
+  it("gives provider ids back as sent, UUIDs in either case among them, and finds them when sent again moved", async () => {
+    const user = await createUser(svc, key);
+    const ids = ["E5F1C2A3-0B1C-4D2E-8F3A-9B8C7D6E5F40", "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0ff", "A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D", "hr-77"];
+    const samples = ids.map((external_id, i) => heartRate(i, { external_id }));
+    expect(await writeSamples(svc, user, "garmin", samples)).toMatchObject({ inserted: 4 });
+    const moved = samples.map((s) => ({ ...s, start_date: new Date(s.start_date.getTime() + 86_400_000) }));
+    expect(await writeSamples(svc, user, "garmin", moved)).toMatchObject({ inserted: 0, updated: 4 });
+    const answer = await svc.call(`/v1/users/${user}/samples?type=heart_rate`, { key });
+    expect(answer.body.data.map((s: { external_id: string; start_date: string }) => [s.external_id, s.start_date])).toEqual(
+      moved.map((s, i) => [ids[i], s.start_date.toISOString()]),
+    );
+  });
+
   it("records what it cannot store as rejected records without the value", async () => {
     const user = await createUser(svc, key);
     const summary = await writeSamples(svc, user, "garmin", [

@@ -57,6 +57,18 @@ beforeAll(async () => {
       ($2, 'heart_rate', 55, 'count/min', '2026-01-01T08:00:00Z', '2026-01-01T08:00:00Z', '{}', 'garmin', 'garmin', 'garmin', 'Venu', true, 'at:o1')`,
     [user, other],
   );
+  // Provider ids shaped as UUIDs (stored as uuid by a later migration, *_external_uuids): an
+  // hour of uppercase ones (as HealthKit sends them) with one lowercase and one of digits only
+  // among them, and an hour of lowercase ones.
+  await sql.query(
+    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key, external_id)
+     SELECT $1, 'heart_rate', 50 + g, 'count/min', t, t, '{}', 'oura', 'oura', 'oura', 'Ring', true, 'id:' || id, id
+     FROM generate_series(0, 59) g,
+       LATERAL (SELECT timestamptz '2026-01-04T00:00:00Z' + (g % 30) * interval '1 minute' + (g / 30) * interval '1 hour' AS t,
+         CASE WHEN g = 7 THEN md5('o' || g)::uuid::text WHEN g = 8 THEN '12345678-1234-4234-8234-123456789012'
+           WHEN g < 30 THEN upper(md5('o' || g)::uuid::text) ELSE md5('o' || g)::uuid::text END AS id) x`,
+    [user],
+  );
   legacy = (await sql.query("SELECT * FROM quantity_samples ORDER BY id")).rows;
   await applyMigrations(url);
   db = createDatabase(url, { max: 2 });
@@ -88,6 +100,16 @@ describe("the upgrade to grouped quantity samples", () => {
     // Watch: 3 hours; Polar: 9,000 in one hour, in two chunks; steps: 17 hours; one weight; the other user's one.
     expect(chunks.map((c) => c.sample_count).reduce((a, b) => a + b, 0)).toBe(legacy.length);
     expect(chunks.filter((c) => c.sample_count === 8192 || c.sample_count === 808)).toHaveLength(2);
+    const { rows: uuidChunks } = await sql.query(
+      `SELECT external_uuids_lowercase AS lowercase, cardinality(array_remove(external_uuids, NULL)) AS uuids,
+         cardinality(array_remove(external_ids, NULL)) AS texts
+       FROM quantity_sample_chunks WHERE external_uuids IS NOT NULL ORDER BY hour`,
+    );
+    // The uppercase hour keeps its lowercase id as text; the digits-only one is a uuid.
+    expect(uuidChunks).toEqual([
+      { lowercase: false, uuids: 29, texts: 1 },
+      { lowercase: true, uuids: 30, texts: null },
+    ]);
   });
 
   it("answers reads as before: samples with their metadata, and new samples get larger ids", async () => {

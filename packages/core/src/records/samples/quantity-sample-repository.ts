@@ -60,6 +60,10 @@ export function seriesCte(q: SeriesFilter): Prisma.Sql {
   )`;
 }
 
+/** A sample's provider id from the chunk's two columns of ids (external-id-columns.ts). */
+const EXTERNAL_ID = Prisma.sql`coalesce(u.external_text,
+  CASE WHEN c.external_uuids_lowercase THEN u.external_uuid::text ELSE upper(u.external_uuid::text) END) AS external_id`;
+
 /**
  * Every stored sample of `series` in chunks of the window's hours (and up to `upTo`, an SQL
  * expression, when given), one row each, with the columns of QuantitySampleRow and
@@ -70,14 +74,14 @@ export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql =
     SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
       c.hour + u.start_offset * interval '1 millisecond' AS start_date,
       c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
-      r.source_name, r.source_bundle_id, r.device_model, r.product_type, u.external_id, r.is_primary_source,
+      r.source_name, r.source_bundle_id, r.device_model, r.product_type, ${EXTERNAL_ID}, r.is_primary_source,
       r.was_user_entered, coalesce(u.metadata, '{}'::jsonb) AS metadata, r.timezone, r.original_unit, r.provider, r.source,
       r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id
     FROM series r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
       AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${upTo === Prisma.empty ? Prisma.empty : Prisma.sql` AND c.hour <= ${upTo}`}
-    CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.metadata)
-      WITH ORDINALITY AS u(start_offset, duration_ms, value, ingested_at, external_id, metadata, slot)
+    CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.external_uuids,
+      c.metadata) WITH ORDINALITY AS u(start_offset, duration_ms, value, ingested_at, external_text, external_uuid, metadata, slot)
     WHERE u.value IS NOT NULL
   )`;
 }

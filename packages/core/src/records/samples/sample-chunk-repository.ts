@@ -1,6 +1,7 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { bloomTester, externalIdBloom } from "./external-id-bloom.ts";
+import { fromExternalIdColumns, toExternalIdColumns } from "./external-id-columns.ts";
 
 /**
  * One row of quantity_sample_chunks: up to SLOTS_PER_CHUNK samples of one series starting
@@ -34,6 +35,8 @@ interface ChunkRow {
   ingested_at: Array<Date | string>;
   raw_object_ids: Array<string | null>;
   external_ids: Array<string | null> | null;
+  external_uuids: Array<string | null> | null;
+  external_uuids_lowercase: boolean;
   metadata: Array<Record<string, unknown> | string | null> | null;
   legacy_ids: Array<bigint | number | null> | null;
 }
@@ -49,14 +52,14 @@ function toChunk(row: ChunkRow): SampleChunk {
     values: row.sample_values,
     ingestedAt: row.ingested_at.map((t) => new Date(t)),
     rawObjectIds: row.raw_object_ids,
-    externalIds: row.external_ids ?? new Array<string | null>(n).fill(null),
+    externalIds: fromExternalIdColumns({ texts: row.external_ids, uuids: row.external_uuids, lowercase: row.external_uuids_lowercase }, n),
     metadata: (row.metadata ?? new Array<null>(n).fill(null)).map((m) => (typeof m === "string" ? (JSON.parse(m) as Record<string, unknown>) : m)),
     legacyIds: (row.legacy_ids ?? new Array<null>(n).fill(null)).map((id) => (id === null ? null : BigInt(id))),
   };
 }
 
 const CHUNK_COLUMNS = Prisma.raw(`series_id, hour, chunk_id, start_offsets, durations_ms, sample_values, ingested_at,
-  raw_object_ids, external_ids, metadata, legacy_ids`);
+  raw_object_ids, external_ids, external_uuids, external_uuids_lowercase, metadata, legacy_ids`);
 
 /** The chunks of `seriesIds` in `hours`, oldest chunk first (PostgreSQL reads only the partitions of these hours). */
 export async function findChunksInHours(
@@ -122,27 +125,32 @@ export async function saveChunks(db: DbClient, userId: string, chunks: readonly 
   }
   if (kept.length === 0) return;
   const column = (literal: (chunk: SampleChunk) => string | null) => kept.map(literal);
+  const ids = kept.map((c) => toExternalIdColumns(c.externalIds));
+  const idLiteral = (items: Array<string | null> | null) => (items === null ? null : arrayLiteral(items));
   await db.$executeRaw`
     INSERT INTO quantity_sample_chunks AS c (user_id, series_id, hour, chunk_id, sample_count, start_offsets, durations_ms,
-      sample_values, ingested_at, raw_object_ids, external_ids, external_id_bloom, metadata, legacy_ids)
+      sample_values, ingested_at, raw_object_ids, external_ids, external_uuids, external_uuids_lowercase, external_id_bloom,
+      metadata, legacy_ids)
     SELECT ${userId}::uuid, k.series_id, k.hour, k.chunk_id, k.sample_count, k.start_offsets::int[], k.durations_ms::bigint[],
       k.sample_values::float8[], k.ingested_at::timestamptz[], k.raw_object_ids::uuid[], k.external_ids::text[],
-      k.external_id_bloom::bytea,
+      k.external_uuids::uuid[], k.external_uuids_lowercase, k.external_id_bloom::bytea,
       k.metadata::jsonb[], k.legacy_ids::bigint[]
     FROM unnest(${kept.map((c) => String(c.seriesId))}::bigint[], ${kept.map((c) => c.hour)}::timestamptz[],
       ${kept.map((c) => String(c.chunkId))}::bigint[], ${kept.map((c) => c.values.filter((v) => v !== null).length)}::int[],
       ${column((c) => arrayLiteral(c.startOffsets))}::text[], ${column((c) => arrayLiteral(c.durationsMs))}::text[],
       ${column((c) => arrayLiteral(c.values))}::text[], ${column((c) => timesLiteral(c.ingestedAt))}::text[],
-      ${column((c) => arrayLiteral(c.rawObjectIds))}::text[], ${column((c) => nullWhenEmpty(c.externalIds))}::text[],
+      ${column((c) => arrayLiteral(c.rawObjectIds))}::text[], ${ids.map((i) => idLiteral(i.texts))}::text[],
+      ${ids.map((i) => idLiteral(i.uuids))}::text[], ${ids.map((i) => i.lowercase)}::boolean[],
       ${column((c) => externalIdBloom(c.externalIds))}::text[],
       ${column((c) => nullWhenEmpty(c.metadata.map((m) => (m ? JSON.stringify(m) : null))))}::text[],
       ${column((c) => nullWhenEmpty(c.legacyIds.map((id) => (id === null ? null : String(id)))))}::text[])
       AS k(series_id, hour, chunk_id, sample_count, start_offsets, durations_ms, sample_values, ingested_at, raw_object_ids,
-        external_ids, external_id_bloom, metadata, legacy_ids)
+        external_ids, external_uuids, external_uuids_lowercase, external_id_bloom, metadata, legacy_ids)
     ON CONFLICT (user_id, series_id, hour, chunk_id) DO UPDATE SET
       sample_count = excluded.sample_count, start_offsets = excluded.start_offsets, durations_ms = excluded.durations_ms,
       sample_values = excluded.sample_values, ingested_at = excluded.ingested_at, raw_object_ids = excluded.raw_object_ids,
-      external_ids = excluded.external_ids, external_id_bloom = excluded.external_id_bloom,
+      external_ids = excluded.external_ids, external_uuids = excluded.external_uuids,
+      external_uuids_lowercase = excluded.external_uuids_lowercase, external_id_bloom = excluded.external_id_bloom,
       metadata = excluded.metadata, legacy_ids = excluded.legacy_ids`;
 }
 
