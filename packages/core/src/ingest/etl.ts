@@ -15,7 +15,7 @@ import { findUserById, type UserRow } from "../identity/index.ts";
 import { insertDataWrittenEvent } from "./data-written.ts";
 import { emitEvent } from "../events/index.ts";
 import { localDayRange } from "./local-days.ts";
-import { noChanges, writeParsedRecords } from "./record-bundle.ts";
+import { noChanges, refreshStaleDailyTotals, writeParsedRecords } from "./record-bundle.ts";
 
 /**
  * Turns a raw object's bytes into batches of records; throws an AppError bad_request for a
@@ -61,9 +61,10 @@ async function processOne(deps: CoreDeps, user: UserRow, raw: RawObjectRow, pars
         // One batch parsed ahead: the parser works while PostgreSQL writes the batch before.
         const parsedAhead = Readable.from(parse(raw, rawObjectSource(deps.rawStore, raw.storageKey, Number(raw.byteSize))), { highWaterMark: 1 });
         for await (const parsed of parsedAhead as AsyncIterable<ParsedRecords>) {
-          await writeParsedRecords(tx, batch, parsed, changes);
+          await writeParsedRecords(tx, batch, parsed, changes, { deferDailyTotals: true });
           localDayRange(parsed, days);
         }
+        await refreshStaleDailyTotals(tx, batch, changes);
         await insertDataWrittenEvent(tx, deps.jobs, user, raw.provider, changes, days);
         if (changes.deleted > 0) {
           await emitEvent(tx, deps.jobs, {

@@ -3,6 +3,7 @@ import {
   applyProviderDeletions,
   insertRejectedRecords,
   type ParsedRecords,
+  refreshDerivedDailyTotals,
   type RecordBatch,
   writeCategorySamples,
   writeDailySummaries,
@@ -38,9 +39,19 @@ export interface BundleChanges {
   skipped: number;
   /** Records removed because the provider reported them deleted. */
   deleted: number;
+  /** UTC days whose derived daily totals are still to be refreshed (when their refresh was deferred). */
+  staleDailyTotals: Set<string>;
 }
 
-export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), days: new Set(), rejected: 0, skipped: 0, deleted: 0 });
+export const noChanges = (): BundleChanges => ({
+  records: {},
+  types: new Set(),
+  days: new Set(),
+  rejected: 0,
+  skipped: 0,
+  deleted: 0,
+  staleDailyTotals: new Set(),
+});
 
 /**
  * Writes every list of a bundle through its writer (in the caller's transaction), then
@@ -48,7 +59,13 @@ export const noChanges = (): BundleChanges => ({ records: {}, types: new Set(), 
  * revoked for the provider are skipped here, the one place every upload, pull and self
  * report is written (sharing/consent-enforcement.ts).
  */
-export async function writeParsedRecords(db: DbClient, batch: RecordBatch, records: ParsedRecords, changes: BundleChanges): Promise<void> {
+export async function writeParsedRecords(
+  db: DbClient,
+  batch: RecordBatch,
+  records: ParsedRecords,
+  changes: BundleChanges,
+  options: { deferDailyTotals?: boolean } = {},
+): Promise<void> {
   const consented = await dropRevokedRecords(db, batch, records);
   changes.skipped += consented.skipped;
   // Text and times as sent can hold what PostgreSQL cannot store (a NUL would fail the whole write).
@@ -60,7 +77,10 @@ export async function writeParsedRecords(db: DbClient, batch: RecordBatch, recor
     for (const day of summary.days) changes.days.add(day);
     changes.rejected += summary.rejected;
   };
-  if (parsed.quantitySamples.length) add("quantity_samples", await writeQuantitySamples(db, batch, parsed.quantitySamples, { fixedTimeIds: parsed.fixedTimeIds ?? false }));
+  if (parsed.quantitySamples.length) {
+    const sampleOptions = { fixedTimeIds: parsed.fixedTimeIds ?? false, staleDailyTotals: changes.staleDailyTotals };
+    add("quantity_samples", await writeQuantitySamples(db, batch, parsed.quantitySamples, sampleOptions));
+  }
   if (parsed.categorySamples.length) add("category_samples", await writeCategorySamples(db, batch, parsed.categorySamples));
   if (parsed.sleepSessions.length) add("sleep_sessions", await writeSleepSessions(db, batch, parsed.sleepSessions));
   if (parsed.workouts.length) add("workouts", await writeWorkouts(db, batch, parsed.workouts));
@@ -71,4 +91,15 @@ export async function writeParsedRecords(db: DbClient, batch: RecordBatch, recor
   await insertRejectedRecords(db, batch, parsed.rejected);
   changes.rejected += parsed.rejected.length;
   if (parsed.deletedExternalIds?.length) changes.deleted += await applyProviderDeletions(db, batch, parsed.deletedExternalIds);
+  if (!options.deferDailyTotals) await refreshStaleDailyTotals(db, batch, changes);
+}
+
+/**
+ * Refreshes the derived daily totals of the days the bundles written so far made stale. A
+ * caller that writes one upload in many batches (deferDailyTotals) calls it once after the last.
+ */
+export async function refreshStaleDailyTotals(db: DbClient, batch: RecordBatch, changes: BundleChanges): Promise<void> {
+  if (changes.staleDailyTotals.size === 0) return;
+  await refreshDerivedDailyTotals(db, batch.userId, batch.provider, [...changes.staleDailyTotals].sort());
+  changes.staleDailyTotals.clear();
 }

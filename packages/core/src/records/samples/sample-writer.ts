@@ -56,7 +56,14 @@ export async function writeQuantitySamples(
   db: DbClient,
   batch: RecordBatch,
   records: readonly QuantitySampleRecord[],
-  options: SampleWriteOptions = {},
+  options: SampleWriteOptions & {
+    /**
+     * When given, the UTC days whose derived daily totals this write made stale are added
+     * here for the caller to refresh once (refreshDerivedDailyTotals), after its last batch,
+     * rather than by this call: an upload written in many batches then reads each day once.
+     */
+    staleDailyTotals?: Set<string>;
+  } = {},
 ): Promise<WriteSummary> {
   const partitioned = partitionRecords(
     records,
@@ -76,7 +83,10 @@ export async function writeQuantitySamples(
   }
   await upsertSampleStreams(db, batch.userId, streamsOf(batch.provider, samples));
   await insertRejectedRecords(db, batch, partitioned.rejected);
-  if (affectsDailyTotals(changed.types)) await refreshDerivedDailyTotals(db, batch.userId, batch.provider, changed.days.dates());
+  if (affectsDailyTotals(changed.types)) {
+    if (options.staleDailyTotals) for (const day of changed.days.dates()) options.staleDailyTotals.add(day);
+    else await refreshDerivedDailyTotals(db, batch.userId, batch.provider, changed.days.dates());
+  }
   return writeSummary(partitioned, { ...changed, days: changed.days.dates() });
 }
 
