@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshDerivedDailyTotals, type DailySummaryRecord, type QuantitySampleRecord } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
-import { at, createUser, expectBadRequest, expectReadAccessRules, readAllPages, startWithTwoTenants, writeDaily, writeSamples } from "../helpers/records.ts";
+import { at, createUser, expectBadRequest, expectReadAccessRules, mintToken, readAllPages, startWithTwoTenants, writeDaily, writeSamples } from "../helpers/records.ts";
+import { uploadAndProcess } from "../helpers/uploads.ts";
 
 let svc: TestService;
 let key: string;
@@ -284,6 +285,29 @@ describe("derived daily totals", () => {
     await svc.db.$executeRaw`DELETE FROM quantity_sample_chunks WHERE user_id = ${user}::uuid`;
     await svc.db.$transaction((tx) => refreshDerivedDailyTotals(tx, user, "garmin", ["2026-03-01"]));
     expect(await daily(user)).toEqual([sent]);
+  });
+
+  it("an upload written in several batches totals each day over all of them", async () => {
+    const user = await createUser(svc, key);
+    const token = await mintToken(svc, key, user, ["upload"]);
+    // 12,000 one-step samples, 10 s apart from 2026-03-05 00:00 UTC: three batches of the
+    // Apple Health parser (5,000 each), the first day's in all three.
+    const t0 = Date.parse("2026-03-05T00:00:00Z");
+    const lines = Array.from({ length: 12_000 }, (_, i) => ({
+      kind: "quantity",
+      uuid: `S-${i}`,
+      type: "HKQuantityTypeIdentifierStepCount",
+      value: 1,
+      unit: "count",
+      start: new Date(t0 + i * 10_000).toISOString(),
+      end: new Date(t0 + i * 10_000 + 5_000).toISOString(),
+      source: { name: "iPhone", bundle_id: "com.apple.health" },
+    }));
+    await uploadAndProcess(svc, token, "apple-health", lines);
+    expect((await daily(user)).map((d) => [d.date, d.steps, d.derived])).toEqual([
+      ["2026-03-05", 8640, true],
+      ["2026-03-06", 3360, true],
+    ]);
   });
 
   it("re-ingesting the same samples changes nothing; a changed value updates the total; no samples left removes it", async () => {
