@@ -39,8 +39,8 @@ const SAMPLE_TABLES = [
   "quantity_sample_rollups",
   "quantity_sample_merged_rollups",
 ];
-const RR_INTERVAL_TABLES = ["heartbeat_series", "rr_intervals", "hrv_results"];
-const ROUTE_POINT_TABLES = ["workouts", "workout_route_points", "workout_track_summaries"];
+const RR_INTERVAL_TABLES = ["heartbeat_series", "rr_interval_chunks", "hrv_results"];
+const ROUTE_POINT_TABLES = ["workouts", "workout_route_chunks", "workout_track_summaries"];
 const NARROW_TABLE = "bench_narrow_samples";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);

@@ -27,7 +27,13 @@ async function typesOf(user: string, provider: string) {
       await svc.db.$queryRaw<Array<{ type: string }>>`
         SELECT DISTINCT type FROM ${Prisma.raw(table)} WHERE user_id = ${user}::uuid AND provider = ${provider} ORDER BY type`
     ).map((row) => row.type);
-  return { quantity: await types("quantity_samples"), streams: await types("quantity_sample_streams"), category: await types("category_samples") };
+  // Category samples name their type and provider in their series.
+  const category = (
+    await svc.db.$queryRaw<Array<{ type: string }>>`
+      SELECT DISTINCT r.type FROM category_samples s JOIN category_sample_series r ON r.user_id = s.user_id AND r.id = s.series_id
+      WHERE r.user_id = ${user}::uuid AND r.provider = ${provider} ORDER BY r.type`
+  ).map((row) => row.type);
+  return { quantity: await types("quantity_samples"), streams: await types("quantity_sample_streams"), category };
 }
 
 const menstrualCycles = (user: string) => svc.db.menstrualCycle.count({ where: { userId: user } });
@@ -102,7 +108,7 @@ describe("a revocation's deletion job", () => {
     expect(typesAfter.category).not.toContain("menstrual_flow");
     expect(await menstrualCycles(user)).toBe(0);
     const parts = await svc.db.$queryRaw<Array<{ rr: bigint; phases: bigint; voltages: bigint }>>`
-      SELECT (SELECT count(*) FROM rr_intervals WHERE user_id = ${user}::uuid) AS rr,
+      SELECT (SELECT count(*) FROM rr_interval_chunks WHERE user_id = ${user}::uuid) AS rr,
         (SELECT count(*) FROM sleep_phases p JOIN sleep_sessions s ON s.id = p.session_id WHERE s.user_id = ${user}::uuid) AS phases,
         (SELECT count(*) FROM ecg_voltages v JOIN ecg_recordings e ON e.id = v.recording_id WHERE e.user_id = ${user}::uuid) AS voltages`;
     expect(parts[0]).toEqual({ rr: 0n, phases: 0n, voltages: 0n });

@@ -17,12 +17,19 @@ export const PROVIDER_RECORD_TABLES = [
   "provider_tombstones",
 ] as const;
 
+/** Tables whose rows name their provider in their series. */
+const SERIES_OF: Partial<Record<(typeof PROVIDER_RECORD_TABLES)[number], string>> = { category_samples: "category_sample_series" };
+
 /** Rows of the user and provider in each of PROVIDER_RECORD_TABLES. */
 export async function providerRecordCounts(svc: TestService, user: string, provider: string): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
   for (const table of PROVIDER_RECORD_TABLES) {
+    const series = SERIES_OF[table];
+    const from = series
+      ? Prisma.sql`${Prisma.raw(table)} x JOIN ${Prisma.raw(series)} r ON r.user_id = x.user_id AND r.id = x.series_id`
+      : Prisma.sql`${Prisma.raw(table)} r`;
     const [row] = await svc.db.$queryRaw<Array<{ n: bigint }>>`
-      SELECT count(*) AS n FROM ${Prisma.raw(table)} WHERE user_id = ${user}::uuid AND provider = ${provider}`;
+      SELECT count(*) AS n FROM ${from} WHERE r.user_id = ${user}::uuid AND r.provider = ${provider}`;
     result[table] = Number(row!.n);
   }
   return result;

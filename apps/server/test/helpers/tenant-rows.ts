@@ -72,7 +72,7 @@ function whereOf(table: string, columns: Set<string>, scope: TenantScope): strin
       return `bucket = ANY(${list(scope.connectionIds.map((id) => `user:${id}`), "text")})`;
     case "sleep_phases":
       return `session_id = ANY(${list(scope.sleepSessionIds, "uuid")})`;
-    case "workout_route_points":
+    case "workout_route_chunks":
     case "workout_track_summaries":
       return `workout_id = ANY(${list(scope.workoutIds, "uuid")})`;
     case "ecg_voltages":

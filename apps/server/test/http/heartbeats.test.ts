@@ -195,6 +195,40 @@ describe("heartbeat series: RR intervals and HRV", () => {
     expectBadRequest(await svc.call(`/v1/users/${user}/${resource}?${query}`, { key }), field);
   });
 
+  it("pages long series (stored in chunks of 4096) across series and windows; a cursor of the release before is a 400 like any invalid one", async () => {
+    const user = await createUser(svc, key);
+    // 10,000 intervals (three chunks), beats every 700 ms, and 5,000 of a second strap every 1400 ms from
+    // the 5000th beat of the first on: half of its beats fall on a beat of the first.
+    const long = (id: string, start: string, intervals: number[]): HeartbeatSeriesRecord => ({
+      ...strapSeries({ external_id: id, start_date: at(start), device: id }),
+      rr_intervals: intervals.map((interval_ms, i) => ({ interval_ms, preceded_by_gap: i % 1000 === 999 })),
+    });
+    await writeHeartbeats(svc, user, "polar", [
+      long("a", "2026-03-02T08:00:00Z", Array.from({ length: 10_000 }, (_, i) => (i % 2 === 0 ? 700.25 : 699.75))),
+      long("b", "2026-03-02T08:58:20Z", Array.from({ length: 5_000 }, () => 1400)),
+    ]);
+    const all = await readAllPages(svc, `/v1/users/${user}/rr-intervals`, key, 1000);
+    expect(all).toHaveLength(15_000);
+    const order = all.map((r) => `${r.timestamp}|${r.series_id}`);
+    expect(order).toEqual([...order].sort());
+    expect(new Set(order).size).toBe(15_000);
+    expect(new Set(all.map((r) => r.timestamp)).size).toBe(15_000 - 2_500);
+    expect(await readAllPages(svc, `/v1/users/${user}/rr-intervals`, key, 333)).toEqual(all);
+    const [a] = all;
+    const ofA = await readAllPages(svc, `/v1/users/${user}/rr-intervals?series_id=${a.series_id}`, key, 999);
+    expect(ofA).toEqual(all.filter((r) => r.series_id === a.series_id));
+    const window = "start=2026-03-02T09:00:00.700Z&end=2026-03-02T09:30:00Z";
+    const inWindow = all.filter((r) => r.timestamp >= "2026-03-02T09:00:00.700Z" && r.timestamp < "2026-03-02T09:30:00.000Z");
+    expect(await readAllPages(svc, `/v1/users/${user}/rr-intervals?${window}`, key, 500)).toEqual(inWindow);
+
+    // The cursor of the release before held the interval's row id, which no longer exists.
+    const old = Buffer.from(JSON.stringify({ t: a.timestamp, id: "12345" })).toString("base64url");
+    const answer = await svc.call(`/v1/users/${user}/rr-intervals?cursor=${old}`, { key });
+    const nonsense = await svc.call(`/v1/users/${user}/rr-intervals?cursor=nonsense`, { key });
+    expectBadRequest(answer, "cursor");
+    expect({ ...answer.body, request_id: null }).toEqual({ ...nonsense.body, request_id: null });
+  });
+
   it("keeps tenants apart and lets a user token with scope read see only its own user", async () => {
     const user = await createUser(svc, key);
     const other = await createUser(svc, key);

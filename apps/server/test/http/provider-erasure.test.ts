@@ -26,8 +26,8 @@ async function partCounts(user: string) {
   const [row] = await svc.db.$queryRaw<Array<Record<string, bigint>>>`
     SELECT
       (SELECT count(*) FROM sleep_phases p JOIN sleep_sessions s ON s.id = p.session_id WHERE s.user_id = ${user}::uuid) AS sleep_phases,
-      (SELECT count(*) FROM workout_route_points p JOIN workouts w ON w.id = p.workout_id WHERE w.user_id = ${user}::uuid) AS route_points,
-      (SELECT count(*) FROM rr_intervals WHERE user_id = ${user}::uuid) AS rr_intervals,
+      (SELECT coalesce(sum(p.point_count), 0) FROM workout_route_chunks p JOIN workouts w ON w.id = p.workout_id WHERE w.user_id = ${user}::uuid) AS route_points,
+      (SELECT coalesce(sum(interval_count), 0) FROM rr_interval_chunks WHERE user_id = ${user}::uuid) AS rr_intervals,
       (SELECT count(*) FROM ecg_voltages v JOIN ecg_recordings e ON e.id = v.recording_id WHERE e.user_id = ${user}::uuid) AS ecg_voltages,
       (SELECT count(*) FROM menstrual_cycles WHERE user_id = ${user}::uuid) AS menstrual_cycles`;
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));

@@ -496,7 +496,7 @@ async function userRows(user: string, rawObjectId: string | null = null): Promis
   );
   const others = [
     `SELECT 'raw_objects', count(*)::int, 0, 0 FROM raw_objects WHERE user_id = $1::uuid`,
-    `SELECT 'derived', (SELECT count(*) FROM rr_intervals WHERE user_id = $1::uuid)::int + (SELECT count(*) FROM hrv_results WHERE user_id = $1::uuid)::int
+    `SELECT 'derived', (SELECT coalesce(sum(interval_count), 0) FROM rr_interval_chunks WHERE user_id = $1::uuid)::int + (SELECT count(*) FROM hrv_results WHERE user_id = $1::uuid)::int
        + (SELECT count(*) FROM menstrual_cycles WHERE user_id = $1::uuid)::int + (SELECT count(*) FROM quantity_sample_streams WHERE user_id = $1::uuid)::int, 0, 0`,
     `SELECT 'rejected', count(*)::int, 0, 0 FROM rejected_records WHERE user_id = $1::uuid`,
     `SELECT 'data_written', count(*)::int, 0, 0 FROM outbox_events WHERE user_id = $1::uuid AND type = 'data.written'`,

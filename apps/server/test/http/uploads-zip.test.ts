@@ -42,6 +42,17 @@ async function processed(uploadId: string) {
   throw new Error("the ETL did not process the upload");
 }
 
+/** The user's category samples with their series' type, source name and provider, as writtenFor lists samples. */
+async function categorySamplesOf(userId: string) {
+  const samples = await svc.db.categorySample.findMany({
+    where: { userId },
+    select: { value: true, startDate: true, endDate: true, series: { select: { type: true, sourceName: true, provider: true } } },
+  });
+  return samples
+    .map(({ series, ...sample }) => ({ type: series.type, ...sample, sourceName: series.sourceName, provider: series.provider }))
+    .sort((a, b) => a.type.localeCompare(b.type) || a.startDate.getTime() - b.startDate.getTime());
+}
+
 /** What the ETL wrote for a user, per table and per type, without ids and upload times. */
 async function writtenFor(userId: string) {
   const where = { userId };
@@ -49,7 +60,7 @@ async function writtenFor(userId: string) {
   const select = { type: true, value: true, startDate: true, endDate: true, sourceName: true, provider: true };
   return {
     quantitySamples: await svc.db.quantitySample.findMany({ where, orderBy, select: { ...select, unit: true } }),
-    categorySamples: await svc.db.categorySample.findMany({ where, orderBy, select }),
+    categorySamples: await categorySamplesOf(userId),
     sleepSessions: await svc.db.sleepSession.count({ where }),
     workouts: await svc.db.workout.count({ where }),
     dailySummaries: await svc.db.dailySummary.count({ where }),

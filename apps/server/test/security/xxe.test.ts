@@ -106,7 +106,7 @@ async function everythingOf(user: string): Promise<string> {
   const rows = await Promise.all([
     svc.db.rawObject.findMany({ where, select: { status: true, summary: true, error: true } }),
     svc.db.quantitySample.findMany({ where }),
-    svc.db.categorySample.findMany({ where }),
+    svc.db.categorySample.findMany({ where, include: { series: true } }),
     svc.db.workout.findMany({ where }),
     svc.db.rejectedRecord.findMany({ where }),
   ]);

@@ -33,8 +33,6 @@ export const CONSENT_WHOLE_TABLES = {
 
 export type ConsentWholeTable = keyof typeof CONSENT_WHOLE_TABLES;
 
-const TYPED_BATCH = 10_000;
-
 /**
  * Deletes up to a batch of the target's rows from each table in turn, or every row when
  * `limited` is false; returns how many were deleted. Sample streams of the deleted types go
@@ -45,9 +43,9 @@ export async function deleteConsentRows(db: DbClient, target: ConsentDeletionTar
   const limitOf = (batch: number) => (limited ? Prisma.sql`LIMIT ${batch}` : Prisma.empty);
   let deleted = 0;
   const typed = [
-    // A series takes its chunks of samples with it.
+    // A series takes its samples with it (chunks of quantity samples, category samples).
     { table: "quantity_sample_series", types: target.quantityTypes, batch: 10 },
-    { table: "category_samples", types: target.categoryTypes, batch: TYPED_BATCH },
+    { table: "category_sample_series", types: target.categoryTypes, batch: 10 },
   ];
   for (const { table, types, batch } of typed) {
     if (types.length === 0) continue;

@@ -16,7 +16,8 @@ const ERASED_TABLES = [
   // A series takes its chunks of samples with it.
   { table: "quantity_sample_series", batch: 10 },
   { table: "quantity_sample_streams", batch: 10_000 },
-  { table: "category_samples", batch: 10_000 },
+  // As do category sample series with their samples.
+  { table: "category_sample_series", batch: 10 },
   { table: "sleep_sessions", batch: 1_000 },
   { table: "workouts", batch: 500 },
   { table: "nutrition_logs", batch: 10_000 },

@@ -1,9 +1,8 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../platform/index.ts";
 
-/** The record kinds coverage counts, each with its table and the time that places it on a day. */
+/** The record kinds coverage counts row by row (each row naming its provider), with the time that places it on a day. */
 export const COVERED_KINDS = {
-  category_samples: { table: "category_samples", time: "start_date" },
   sleep_sessions: { table: "sleep_sessions", time: "bedtime_start" },
   workouts: { table: "workouts", time: "start_date" },
   nutrition_logs: { table: "nutrition_logs", time: "start_date" },
@@ -11,7 +10,7 @@ export const COVERED_KINDS = {
   ecg_recordings: { table: "ecg_recordings", time: "start_date" },
 } as const;
 
-export type CoveredKind = keyof typeof COVERED_KINDS | "quantity_samples" | "daily_summaries";
+export type CoveredKind = keyof typeof COVERED_KINDS | "quantity_samples" | "category_samples" | "daily_summaries";
 
 export interface CoverageRow {
   kind: CoveredKind;
@@ -46,10 +45,17 @@ export function countRecordsPerDay(
     WHERE r.user_id = ${q.userId}::uuid${q.provider === undefined ? Prisma.empty : Prisma.sql` AND r.provider = ${q.provider}`}
     GROUP BY 2, 3
     HAVING sum(c.sample_count) > 0`;
+  // Category samples name their provider in their series.
+  const categorySamples = Prisma.sql`
+    SELECT 'category_samples' AS kind, r.provider, to_char(s.start_date AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
+    FROM category_sample_series r
+    JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id AND s.start_date >= ${q.start} AND s.start_date < ${q.end}
+    WHERE r.user_id = ${q.userId}::uuid${q.provider === undefined ? Prisma.empty : Prisma.sql` AND r.provider = ${q.provider}`}
+    GROUP BY 2, 3`;
   const daily = Prisma.sql`
     SELECT 'daily_summaries' AS kind, provider, to_char(date, 'YYYY-MM-DD') AS day, count(*)::int AS count
     FROM daily_summaries
     WHERE user_id = ${q.userId}::uuid AND NOT derived AND date >= ${q.start}::date AND date < ${q.end}::date${provider}
     GROUP BY 2, 3`;
-  return db.$queryRaw<CoverageRow[]>`${Prisma.join([samples, ...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
+  return db.$queryRaw<CoverageRow[]>`${Prisma.join([samples, categorySamples, ...timed, daily], " UNION ALL ")} ORDER BY day, provider, kind`;
 }

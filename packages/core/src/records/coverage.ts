@@ -17,6 +17,7 @@ export interface CoverageDto {
 
 const emptyCounts = (): RecordCounts => ({
   quantity_samples: 0,
+  category_samples: 0,
   ...(Object.fromEntries(Object.keys(COVERED_KINDS).map((kind) => [kind, 0])) as Record<keyof typeof COVERED_KINDS, number>),
   daily_summaries: 0,
 });

@@ -1,5 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../platform/index.ts";
+import { categoryIdentity } from "./category-samples/category-sample-repository.ts";
 
 /** Tables of records besides samples a provider can delete by its own id; their parts go by cascade. */
 const OTHER_RECORD_TABLES = [
@@ -10,12 +11,18 @@ const OTHER_RECORD_TABLES = [
   "ecg_recordings",
 ] as const;
 
-/** Deletes the provider's category samples with these dedupe keys; returns their types. */
+/**
+ * Deletes the provider's category samples with these dedupe keys, of any type: each key is
+ * looked for under the identity it has in each type the provider stored. Returns their types.
+ */
 export function deleteCategorySamplesByDedupeKeys(db: DbClient, batch: { userId: string; provider: string }, dedupeKeys: readonly string[]) {
+  const identity = categoryIdentity(Prisma.sql`${batch.provider}`, Prisma.sql`t.type`, Prisma.sql`k.key`);
   return db.$queryRaw<Array<{ type: string }>>`
-    DELETE FROM category_samples
-    WHERE user_id = ${batch.userId}::uuid AND provider = ${batch.provider} AND dedupe_key = ANY(${dedupeKeys as string[]}::text[])
-    RETURNING type`;
+    WITH t AS (SELECT DISTINCT type FROM category_sample_series WHERE user_id = ${batch.userId}::uuid AND provider = ${batch.provider})
+    DELETE FROM category_samples s
+    USING t, unnest(${dedupeKeys as string[]}::text[]) AS k(key)
+    WHERE s.user_id = ${batch.userId}::uuid AND s.identity = ${identity}
+    RETURNING t.type`;
 }
 
 /** Deletes the provider's other records (sessions, workouts, logs, series, recordings, with their parts) by dedupe key; returns how many. */

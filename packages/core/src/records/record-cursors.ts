@@ -11,6 +11,13 @@ export type TimeBigintCursor = z.infer<typeof TimeBigintCursor>;
 export const TimeUuidCursor = z.object({ t: z.iso.datetime(), id: z.uuid() }).strict();
 export type TimeUuidCursor = z.infer<typeof TimeUuidCursor>;
 
+/**
+ * The sort key of lists with one row per time (a workout's route). Cursors of older releases
+ * also hold the row's id, which the time alone makes redundant: they are still accepted.
+ */
+export const TimeCursor = z.object({ t: z.iso.datetime(), id: z.string().regex(/^\d{1,19}$/).optional() }).strict();
+export type TimeCursor = z.infer<typeof TimeCursor>;
+
 /** The position after which the next page starts, as repositories take it. */
 export interface AfterTimeBigint {
   t: Date;
@@ -36,6 +43,12 @@ export function decodeAfterBigint(cursor: string | undefined): AfterTimeBigint |
   if (cursor === undefined) return undefined;
   const position = decodeCursor(cursor, TimeBigintCursor);
   return { t: new Date(position.t), id: BigInt(position.id) };
+}
+
+/** As decodeAfterBigint, for lists with one row per time: the time after which the next page starts. */
+export function decodeAfterTime(cursor: string | undefined): Date | undefined {
+  if (cursor === undefined) return undefined;
+  return new Date(decodeCursor(cursor, TimeCursor).t);
 }
 
 /** As decodeAfterBigint, for lists whose ids are uuids. */

@@ -4,22 +4,18 @@ import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStr
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
 
-/** A normalized category sample ready to store. */
+/** A normalized category sample ready to store, in its series. */
 export interface CategorySampleWrite {
+  seriesId: bigint;
   type: string;
   value: string;
   startDate: Date;
   endDate: Date;
-  sourceName: string | null;
-  sourceBundleId: string | null;
-  deviceModel: string | null;
   externalId: string | null;
-  wasUserEntered: boolean;
-  metadata: Record<string, unknown>;
-  source: string | null;
-  sourceKey: string;
-  device: string | null;
-  onBody: boolean;
+  /** Its zone when not its series' ("" for none); null: its series' zone. */
+  timezone: string | null;
+  /** Its own metadata, without the zone; null when empty. */
+  metadata: Record<string, unknown> | null;
   dedupeKey: string;
 }
 
@@ -43,16 +39,41 @@ export interface CategorySampleRow {
   outranked?: Array<{ provider: string; source: string }>;
 }
 
-const CATEGORY_COLUMNS = Prisma.sql`s.id, s.type, s.value, s.start_date, s.end_date, s.source_name, s.source_bundle_id,
-  s.device_model, s.external_id, s.was_user_entered, s.metadata, s.provider, s.source, s.device, s.ingested_at`;
-
-/** Category samples match per type when their intervals overlap (spec: anything else). */
-export const CATEGORY_TABLE: MergeTable = { table: "category_samples", start: "start_date", end: "end_date", sameMetric: ["type"] };
+/** HealthKit's ids: stored as uuid (external_uuid) and read back in upper case. */
+const UPPERCASE_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 
 /**
- * Inserts new category samples and updates stored ones whose value or details changed; a
- * sample the provider deleted (tombstone) is not stored again. The batch must hold each
- * (type, dedupe key) once. Returns the type and times of each inserted or updated row.
+ * A sample's identity within its user: its provider, type and dedupe key (the provider's id,
+ * else times, device and source name), hashed to 16 bytes. Neither provider nor type has a
+ * space, so the three are never confused. The migration *_category_sample_series computes it
+ * the same way.
+ */
+export const categoryIdentity = (provider: Prisma.Sql, type: Prisma.Sql, dedupeKey: Prisma.Sql): Prisma.Sql =>
+  Prisma.sql`md5(${provider} || ' ' || ${type} || ' ' || ${dedupeKey})::uuid`;
+
+/** The zone of a sample `s` of the series `r`. */
+const ZONE = Prisma.sql`nullif(coalesce(s.timezone, r.timezone), '')`;
+
+/** A sample (`s`) with its series (`r`), as the API shows it: the zone back in metadata, the provider's id as sent. */
+const CATEGORY_COLUMNS = Prisma.sql`s.id, r.type, s.value, s.start_date, s.end_date, r.source_name, r.source_bundle_id, r.device_model,
+  coalesce(s.external_id, upper(s.external_uuid::text)) AS external_id, r.was_user_entered,
+  coalesce(s.metadata, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('timezone', ${ZONE})) AS metadata,
+  r.provider, r.source, r.device, s.ingested_at`;
+
+/** Category samples match per type when their intervals overlap (spec: anything else). */
+export const CATEGORY_TABLE: MergeTable = {
+  table: "category_samples",
+  series: "category_sample_series",
+  start: "start_date",
+  end: "end_date",
+  sameMetric: ["type"],
+};
+
+/**
+ * Inserts new category samples and updates stored ones whose value, times, series or details
+ * changed (a sample whose source name changed moves to its new series and keeps its id); a
+ * sample the provider deleted (tombstone) is not stored again. The batch must hold each (type,
+ * dedupe key) once. Returns the type and times of each inserted or updated sample.
  */
 export async function upsertCategorySamples(
   db: DbClient,
@@ -61,34 +82,31 @@ export async function upsertCategorySamples(
 ): Promise<{ inserted: number; updated: number; changed: Array<{ type: string; start_date: Date; end_date: Date }> }> {
   if (samples.length === 0) return { inserted: 0, updated: 0, changed: [] };
   const column = <K extends keyof CategorySampleWrite>(key: K) => samples.map((s) => s[key]);
-  const rows = await db.$queryRaw<Array<{ inserted: boolean; type: string; start_date: Date; end_date: Date }>>`
-    INSERT INTO category_samples AS q (user_id, provider, raw_object_id, type, value, start_date, end_date,
-      source_name, source_bundle_id, device_model, external_id, was_user_entered, metadata, source, source_key,
-      device, on_body, dedupe_key)
-    SELECT ${batch.userId}::uuid, ${batch.provider}, ${batch.rawObjectId}::uuid, n.*
-    FROM unnest(${column("type")}::text[], ${column("value")}::text[], ${column("startDate")}::timestamptz[],
-      ${column("endDate")}::timestamptz[], ${column("sourceName")}::text[], ${column("sourceBundleId")}::text[],
-      ${column("deviceModel")}::text[], ${column("externalId")}::text[], ${column("wasUserEntered")}::boolean[],
-      ${samples.map((s) => JSON.stringify(s.metadata))}::jsonb[], ${column("source")}::text[], ${column("sourceKey")}::text[],
-      ${column("device")}::text[], ${column("onBody")}::boolean[], ${column("dedupeKey")}::text[])
-      AS n(type, value, start_date, end_date, source_name, source_bundle_id, device_model, external_id,
-        was_user_entered, metadata, source, source_key, device, on_body, dedupe_key)
+  const uuids = samples.map((s) => (s.externalId !== null && UPPERCASE_UUID.test(s.externalId) ? s.externalId : null));
+  const rows = await db.$queryRaw<Array<{ inserted: boolean; series_id: bigint; start_date: Date; end_date: Date }>>`
+    INSERT INTO category_samples AS q (user_id, series_id, start_date, end_date, identity, raw_object_id, external_uuid, value,
+      external_id, timezone, metadata)
+    SELECT ${batch.userId}::uuid, n.series_id, n.start_date, n.end_date,
+      ${categoryIdentity(Prisma.sql`${batch.provider}`, Prisma.sql`n.type`, Prisma.sql`n.dedupe_key`)}, ${batch.rawObjectId}::uuid,
+      n.external_uuid, n.value, CASE WHEN n.external_uuid IS NULL THEN n.external_id END, n.timezone, n.metadata
+    FROM unnest(${column("seriesId")}::bigint[], ${column("type")}::text[], ${column("dedupeKey")}::text[],
+      ${column("startDate")}::timestamptz[], ${column("endDate")}::timestamptz[], ${uuids}::uuid[], ${column("value")}::text[],
+      ${column("externalId")}::text[], ${column("timezone")}::text[],
+      ${samples.map((s) => (s.metadata === null ? null : JSON.stringify(s.metadata)))}::jsonb[])
+      AS n(series_id, type, dedupe_key, start_date, end_date, external_uuid, value, external_id, timezone, metadata)
     WHERE ${notTombstoned(batch, "category_sample")}
-    ON CONFLICT (user_id, type, provider, dedupe_key) DO UPDATE SET
-      value = excluded.value, start_date = excluded.start_date, end_date = excluded.end_date,
-      source_name = excluded.source_name, source_bundle_id = excluded.source_bundle_id,
-      device_model = excluded.device_model, external_id = excluded.external_id,
-      was_user_entered = excluded.was_user_entered, metadata = excluded.metadata, source = excluded.source,
-      source_key = excluded.source_key, device = excluded.device, on_body = excluded.on_body,
-      raw_object_id = excluded.raw_object_id, ingested_at = now()
-    WHERE (q.value, q.start_date, q.end_date, q.source_name, q.source_bundle_id, q.device_model, q.external_id,
-        q.was_user_entered, q.metadata, q.source, q.device, q.on_body)
-      IS DISTINCT FROM (excluded.value, excluded.start_date, excluded.end_date, excluded.source_name,
-        excluded.source_bundle_id, excluded.device_model, excluded.external_id, excluded.was_user_entered,
-        excluded.metadata, excluded.source, excluded.device, excluded.on_body)
-    RETURNING (xmax = 0) AS inserted, q.type, q.start_date, q.end_date`;
+    ON CONFLICT (user_id, identity) DO UPDATE SET
+      series_id = excluded.series_id, start_date = excluded.start_date, end_date = excluded.end_date, value = excluded.value,
+      external_uuid = excluded.external_uuid, external_id = excluded.external_id, timezone = excluded.timezone,
+      metadata = excluded.metadata, raw_object_id = excluded.raw_object_id, ingested_at = now()
+    WHERE (q.series_id, q.start_date, q.end_date, q.value, q.external_uuid, q.external_id, q.timezone, q.metadata)
+      IS DISTINCT FROM (excluded.series_id, excluded.start_date, excluded.end_date, excluded.value, excluded.external_uuid,
+        excluded.external_id, excluded.timezone, excluded.metadata)
+    RETURNING (xmax = 0) AS inserted, q.series_id, q.start_date, q.end_date`;
+  const typeOfSeries = new Map(samples.map((s) => [s.seriesId, s.type]));
   const inserted = rows.filter((row) => row.inserted).length;
-  return { inserted, updated: rows.length - inserted, changed: rows };
+  const changed = rows.map((row) => ({ type: typeOfSeries.get(row.series_id)!, start_date: row.start_date, end_date: row.end_date }));
+  return { inserted, updated: rows.length - inserted, changed };
 }
 
 export interface CategoryPageQuery extends TimePageQuery<AfterTimeBigint> {
@@ -96,28 +114,41 @@ export interface CategoryPageQuery extends TimePageQuery<AfterTimeBigint> {
   type?: string | undefined;
 }
 
-function categoryFilters(q: CategoryPageQuery, type: string | undefined): Prisma.Sql {
-  const parts = [Prisma.sql`s.user_id = ${q.userId}::uuid`];
-  if (type !== undefined) parts.push(Prisma.sql`s.type = ${type}`);
+/** The page's conditions on a sample `s` of the series `r`. */
+function sampleFilters(q: CategoryPageQuery): Prisma.Sql {
+  const parts = [Prisma.sql`s.user_id = r.user_id AND s.series_id = r.id`];
   if (q.start) parts.push(Prisma.sql`s.start_date >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`s.start_date < ${q.end}`);
   if (q.after) parts.push(Prisma.sql`(s.start_date, s.id) > (${q.after.t}, ${q.after.id})`);
   return Prisma.join(parts, " AND ");
 }
 
-/** One page of category samples (of one type or all), oldest first; one row more than `limit`. */
+/** The user's series `r` (of one type or all). */
+function seriesFilters(userId: string, type: string | undefined): Prisma.Sql {
+  return type === undefined ? Prisma.sql`r.user_id = ${userId}::uuid` : Prisma.sql`r.user_id = ${userId}::uuid AND r.type = ${type}`;
+}
+
+/**
+ * One page of category samples (of one type or all), oldest first; one row more than `limit`.
+ * Each series gives its first `limit + 1` samples in the order of its key; the page is the
+ * first of them all.
+ */
 export function selectCategorySamples(db: DbClient, q: CategoryPageQuery): Promise<CategorySampleRow[]> {
   return db.$queryRaw<CategorySampleRow[]>`
-    SELECT ${CATEGORY_COLUMNS} FROM category_samples s
-    WHERE ${categoryFilters(q, q.type)}
+    SELECT ${CATEGORY_COLUMNS}
+    FROM category_sample_series r
+    CROSS JOIN LATERAL (
+      SELECT * FROM category_samples s WHERE ${sampleFilters(q)} ORDER BY s.start_date, s.id LIMIT ${q.limit + 1}
+    ) s
+    WHERE ${seriesFilters(q.userId, q.type)}
     ORDER BY s.start_date, s.id
     LIMIT ${q.limit + 1}`;
 }
 
 /**
  * One page of the merged view. Each type is ranked on its own (the metric is the type), so
- * the page is the union of one ranked query per type, each on the (user, type, start)
- * index, cut to `limit + 1` rows overall.
+ * the page is the union of one ranked query per type, each reading its series as
+ * selectCategorySamples does, cut to `limit + 1` rows overall.
  */
 export async function selectMergedCategorySamples(
   db: DbClient,
@@ -125,14 +156,17 @@ export async function selectMergedCategorySamples(
   streamsByType: ReadonlyMap<string, readonly SqlStream[]>,
 ): Promise<CategorySampleRow[]> {
   if (streamsByType.size === 0) return [];
-  const merge = mergeConditions(CATEGORY_TABLE, "other");
+  const merge = mergeConditions(CATEGORY_TABLE, "other", "s", "r");
   const branches = [...streamsByType].map(
     ([type, streams]) => Prisma.sql`(
       WITH ${streamsCte(streams)}
       SELECT ${CATEGORY_COLUMNS}, ${merge.outranked} AS outranked
-      FROM category_samples s
-      ${rankOfRecord()}
-      WHERE ${categoryFilters(q, type)} AND ${merge.keep}
+      FROM category_sample_series r
+      ${rankOfRecord("r")}
+      CROSS JOIN LATERAL (
+        SELECT * FROM category_samples s WHERE ${sampleFilters(q)} AND ${merge.keep} ORDER BY s.start_date, s.id LIMIT ${q.limit + 1}
+      ) s
+      WHERE ${seriesFilters(q.userId, type)}
       ORDER BY s.start_date, s.id
       LIMIT ${q.limit + 1}
     )`,
@@ -146,10 +180,11 @@ export async function selectMergedCategorySamples(
 /** The user's streams of category samples (of one type or all), with each stream's longest sample. */
 export function selectCategoryStreams(db: DbClient, userId: string, type: string | undefined) {
   return db.$queryRaw<Array<{ type: string; sourceKey: string; provider: string; onBody: boolean; maxDurationSeconds: number }>>`
-    SELECT type, source_key AS "sourceKey", provider, on_body AS "onBody",
-      ceil(extract(epoch FROM max(end_date - start_date)))::int AS "maxDurationSeconds"
-    FROM category_samples
-    WHERE user_id = ${userId}::uuid ${type === undefined ? Prisma.empty : Prisma.sql`AND type = ${type}`}
+    SELECT r.type, r.source_key AS "sourceKey", r.provider, r.on_body AS "onBody",
+      ceil(extract(epoch FROM max(s.end_date - s.start_date)))::int AS "maxDurationSeconds"
+    FROM category_sample_series r
+    JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id
+    WHERE ${seriesFilters(userId, type)}
     GROUP BY 1, 2, 3, 4
     ORDER BY 1, 2, 3, 4`;
 }
@@ -157,7 +192,8 @@ export function selectCategoryStreams(db: DbClient, userId: string, type: string
 /** Every recorded menstrual flow other than `none` of a user: times and the zone it was recorded in. */
 export function selectMenstrualFlowTimes(db: DbClient, userId: string) {
   return db.$queryRaw<Array<{ start_date: Date; end_date: Date; timezone: string | null }>>`
-    SELECT start_date, end_date, metadata->>'timezone' AS timezone
-    FROM category_samples
-    WHERE user_id = ${userId}::uuid AND type = 'menstrual_flow' AND value <> 'none'`;
+    SELECT s.start_date, s.end_date, coalesce(${ZONE}, s.metadata->>'timezone') AS timezone
+    FROM category_sample_series r
+    JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id
+    WHERE r.user_id = ${userId}::uuid AND r.type = 'menstrual_flow' AND s.value <> 'none'`;
 }

@@ -1,6 +1,7 @@
 import { findCategoryType } from "../catalog/index.ts";
 import { analyzeAfterBulkWrite, type DbClient } from "../../platform/index.ts";
 import { upsertCategorySamples, type CategorySampleWrite } from "./category-sample-repository.ts";
+import { categorySeries, categorySeriesKey, type CategorySeriesFields } from "./category-sample-series-repository.ts";
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "../menstrual-cycles/menstrual-cycles.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
@@ -35,6 +36,13 @@ const TYPE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const MAX_FREE_VALUE = 64;
 const CHUNK = 5000;
 
+/** A category sample as stored: its series' fields, its zone and its own fields. */
+interface NormalizedCategorySample {
+  series: CategorySeriesFields;
+  timezone: string | null;
+  sample: Omit<CategorySampleWrite, "seriesId" | "timezone">;
+}
+
 /**
  * Stores category samples idempotently (identity as for quantity samples: the provider's id,
  * else times, device and source name; a changed value updates), records what it cannot
@@ -50,9 +58,20 @@ export async function writeCategorySamples(
     records,
     "category_sample",
     (record) => normalizeCategorySample(record, batch.provider),
-    (sample) => `${sample.type}\u0000${sample.dedupeKey}`,
+    ({ sample }) => `${sample.type}\u0000${sample.dedupeKey}`,
   );
-  const samples = [...partitioned.byIdentity.values()];
+  const normalized = [...partitioned.byIdentity.values()];
+  // A series not stored yet takes the zone of its first sample here.
+  const newSeries = new Map<string, CategorySeriesFields & { timezone: string | null }>();
+  for (const { series, timezone } of normalized) {
+    const key = categorySeriesKey(series);
+    if (!newSeries.has(key)) newSeries.set(key, { ...series, timezone });
+  }
+  const stored = await categorySeries(db, batch, [...newSeries.values()]);
+  const samples: CategorySampleWrite[] = normalized.map(({ series, timezone, sample }) => {
+    const { id, timezone: seriesZone } = stored.get(categorySeriesKey(series))!;
+    return { ...sample, seriesId: id, timezone: timezone === seriesZone ? null : (timezone ?? "") };
+  });
   const changed = { inserted: 0, updated: 0, types: new Set<string>(), days: new Set<string>() };
   for (let i = 0; i < samples.length; i += CHUNK) {
     const result = await upsertCategorySamples(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, samples.slice(i, i + CHUNK));
@@ -69,7 +88,7 @@ export async function writeCategorySamples(
   return writeSummary(partitioned, changed);
 }
 
-function normalizeCategorySample(record: CategorySampleRecord, provider: string): CategorySampleWrite | { reason: string } {
+function normalizeCategorySample(record: CategorySampleRecord, provider: string): NormalizedCategorySample | { reason: string } {
   if (typeof record.type !== "string" || !TYPE_NAME.test(record.type)) {
     return { reason: "type is not a snake_case name of at most 64 characters" };
   }
@@ -89,15 +108,31 @@ function normalizeCategorySample(record: CategorySampleRecord, provider: string)
     return { reason: `${record.type}: value must be 1 to ${MAX_FREE_VALUE} characters` };
   }
   const provenance = normalizeProvenance(record, provider);
+  // A zone (text under metadata.timezone) lives with the series, or the sample where it differs; the rest of the metadata with the sample.
+  const { timezone, ...own } = provenance.metadata;
+  const zone = typeof timezone === "string" && timezone !== "" ? timezone : null;
+  const metadata = zone === null ? provenance.metadata : own;
   return {
-    type: record.type,
-    value: record.value,
-    startDate: start,
-    endDate: end,
-    sourceBundleId: record.source_bundle_id ?? null,
-    deviceModel: record.device_model ?? null,
-    wasUserEntered: record.was_user_entered ?? false,
-    ...provenance,
-    dedupeKey: identityOf(provenance, start, end),
+    series: {
+      type: record.type,
+      source: provenance.source,
+      sourceKey: provenance.sourceKey,
+      device: provenance.device,
+      onBody: provenance.onBody,
+      sourceName: provenance.sourceName,
+      sourceBundleId: record.source_bundle_id ?? null,
+      deviceModel: record.device_model ?? null,
+      wasUserEntered: record.was_user_entered ?? false,
+    },
+    timezone: zone,
+    sample: {
+      type: record.type,
+      value: record.value,
+      startDate: start,
+      endDate: end,
+      externalId: provenance.externalId,
+      metadata: Object.keys(metadata).length === 0 ? null : metadata,
+      dedupeKey: identityOf(provenance, start, end),
+    },
   };
 }

@@ -1,7 +1,9 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
-import type { AfterTimeBigint, AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import { chunksOfPage } from "../row-chunk-repository.ts";
+import { chunkLayout } from "../row-chunks.ts";
 
 /** A normalized heartbeat series ready to store (its intervals are stored separately). */
 export interface HeartbeatSeriesWrite {
@@ -81,25 +83,38 @@ export async function touchHeartbeatSeries(db: DbClient, seriesId: string, userI
   await db.$executeRaw`UPDATE heartbeat_series SET ingested_at = now() WHERE user_id = ${userId}::uuid AND id = ${seriesId}::uuid`;
 }
 
-/** Replaces a series' intervals when they differ from the stored ones; returns whether they did. */
+/** The intervals of the chunks (aliased `c`) that meet `where`: (timestamp, interval_ms, preceded_by_gap, user_id, series_id). */
+const intervalsOf = (where: Prisma.Sql) => Prisma.sql`
+  SELECT c.first_at + o.offset_ms * interval '1 ms' AS timestamp, o.interval_ms, o.preceded_by_gap, c.user_id, c.series_id
+  FROM rr_interval_chunks c, unnest(c.offsets_ms, c.interval_ms, c.preceded_by_gap) AS o(offset_ms, interval_ms, preceded_by_gap)
+  WHERE ${where}`;
+
+/**
+ * Replaces a series' intervals (one per timestamp) when they differ from the stored ones;
+ * returns whether they did. They are stored in chunks (records/row-chunks.ts).
+ */
 export async function replaceRrIntervals(db: DbClient, seriesId: string, userId: string, intervals: readonly RrIntervalWrite[]): Promise<boolean> {
-  const timestamps = intervals.map((i) => i.timestamp);
-  const values = intervals.map((i) => i.intervalMs);
-  const gaps = intervals.map((i) => i.precededByGap);
+  const ordered = [...intervals].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const timestamps = ordered.map((i) => i.timestamp);
+  const values = ordered.map((i) => i.intervalMs);
+  const gaps = ordered.map((i) => i.precededByGap);
   const [diff] = await db.$queryRaw<Array<{ differs: boolean }>>`
     WITH n AS (
       SELECT * FROM unnest(${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[]) AS n(timestamp, interval_ms, preceded_by_gap)
     ), stored AS (
-      SELECT timestamp, interval_ms, preceded_by_gap FROM rr_intervals WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid
+      SELECT timestamp, interval_ms, preceded_by_gap FROM (${intervalsOf(Prisma.sql`c.user_id = ${userId}::uuid AND c.series_id = ${seriesId}::uuid`)}) s
     )
     SELECT EXISTS (SELECT * FROM n EXCEPT SELECT * FROM stored) OR EXISTS (SELECT * FROM stored EXCEPT SELECT * FROM n) AS differs`;
   if (!diff?.differs) return false;
-  await db.$executeRaw`DELETE FROM rr_intervals WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid`;
+  await db.$executeRaw`DELETE FROM rr_interval_chunks WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid`;
+  const { chunkNos, offsetsMs } = chunkLayout(timestamps);
   await db.$executeRaw`
-    INSERT INTO rr_intervals (series_id, user_id, timestamp, interval_ms, preceded_by_gap)
-    SELECT ${seriesId}::uuid, ${userId}::uuid, n.*
-    FROM unnest(${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[]) AS n(timestamp, interval_ms, preceded_by_gap)
-    ORDER BY n.timestamp`;
+    INSERT INTO rr_interval_chunks (user_id, series_id, chunk_no, first_at, last_at, interval_count, offsets_ms, interval_ms, preceded_by_gap)
+    SELECT ${userId}::uuid, ${seriesId}::uuid, n.chunk_no, min(n.timestamp), max(n.timestamp), count(*)::int,
+      array_agg(n.offset_ms ORDER BY n.ord), array_agg(n.interval_ms ORDER BY n.ord), array_agg(n.preceded_by_gap ORDER BY n.ord)
+    FROM unnest(${chunkNos}::int[], ${offsetsMs}::int[], ${timestamps}::timestamptz[], ${values}::float8[], ${gaps}::boolean[])
+      WITH ORDINALITY AS n(chunk_no, offset_ms, timestamp, interval_ms, preceded_by_gap, ord)
+    GROUP BY n.chunk_no`;
   return true;
 }
 
@@ -123,7 +138,6 @@ export async function upsertHrvResult(db: DbClient, seriesId: string, userId: st
 const SERIES_PROVENANCE = Prisma.sql`h.provider, h.source, h.device, h.ingested_at`;
 
 export interface RrIntervalRow {
-  id: bigint;
   series_id: string;
   timestamp: Date;
   interval_ms: number;
@@ -138,18 +152,24 @@ export interface HeartbeatPageQuery<After> extends TimePageQuery<After> {
   seriesId?: string | undefined;
 }
 
-/** One page of a user's RR intervals by (timestamp, id); one row more than `limit`. */
-export function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeBigint>): Promise<RrIntervalRow[]> {
-  const parts = [Prisma.sql`r.user_id = ${q.userId}::uuid`];
-  if (q.seriesId) parts.push(Prisma.sql`r.series_id = ${q.seriesId}::uuid`);
-  if (q.start) parts.push(Prisma.sql`r.timestamp >= ${q.start}`);
-  if (q.end) parts.push(Prisma.sql`r.timestamp < ${q.end}`);
-  if (q.after) parts.push(Prisma.sql`(r.timestamp, r.id) > (${q.after.t}, ${q.after.id})`);
+/**
+ * One page of a user's RR intervals by (timestamp, series id); one row more than `limit`.
+ * Unnests only the chunks the page needs (row-chunk-repository.ts).
+ */
+export async function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeUuid>): Promise<RrIntervalRow[]> {
+  const owner = [Prisma.sql`c.user_id = ${q.userId}::uuid`];
+  if (q.seriesId) owner.push(Prisma.sql`c.series_id = ${q.seriesId}::uuid`);
+  const chunks = await chunksOfPage(db, "rr_interval_chunks", { ...q, chunksOf: Prisma.join(owner, " AND "), after: q.after?.t });
+  const rows = [Prisma.sql`true`];
+  if (q.start) rows.push(Prisma.sql`r.timestamp >= ${q.start}`);
+  if (q.end) rows.push(Prisma.sql`r.timestamp < ${q.end}`);
+  if (q.after) rows.push(Prisma.sql`(r.timestamp, r.series_id) > (${q.after.t}, ${q.after.id}::uuid)`);
   return db.$queryRaw<RrIntervalRow[]>`
-    SELECT r.id, r.series_id, r.timestamp, r.interval_ms, r.preceded_by_gap, ${SERIES_PROVENANCE}
-    FROM rr_intervals r JOIN heartbeat_series h ON h.user_id = r.user_id AND h.id = r.series_id
-    WHERE ${Prisma.join(parts, " AND ")}
-    ORDER BY r.timestamp, r.id
+    SELECT r.series_id, r.timestamp, r.interval_ms, r.preceded_by_gap, ${SERIES_PROVENANCE}
+    FROM (${intervalsOf(chunks)}) r
+    JOIN heartbeat_series h ON h.user_id = r.user_id AND h.id = r.series_id
+    WHERE ${Prisma.join(rows, " AND ")}
+    ORDER BY r.timestamp, r.series_id
     LIMIT ${q.limit + 1}`;
 }
 

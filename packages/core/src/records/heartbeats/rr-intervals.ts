@@ -1,6 +1,6 @@
 import { type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
 import { listRrIntervals as listRrRows, type RrIntervalRow } from "./heartbeat-repository.ts";
-import { decodeAfterBigint } from "../record-cursors.ts";
+import { decodeAfterUuid } from "../record-cursors.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
 
 export interface RrIntervalDto {
@@ -22,7 +22,10 @@ const toRrDto = (row: RrIntervalRow): RrIntervalDto => ({
   ...toProvenanceDto(row),
 });
 
-/** A user's RR intervals by the time of the beat that ends each, optionally of one series. */
+/**
+ * A user's RR intervals by the time of the beat that ends each, then by series (a series has one
+ * interval per time), optionally of one series. The cursor holds the last one's time and series.
+ */
 export async function listRrIntervals(
   db: DbClient,
   userId: string,
@@ -34,8 +37,8 @@ export async function listRrIntervals(
     seriesId: input.series_id,
     start: window.start,
     end: window.end,
-    after: decodeAfterBigint(input.cursor),
+    after: decodeAfterUuid(input.cursor),
     limit: input.limit,
   });
-  return toPage(rows, input.limit, toRrDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));
+  return toPage(rows, input.limit, toRrDto, (row) => ({ t: row.timestamp.toISOString(), id: row.series_id }));
 }

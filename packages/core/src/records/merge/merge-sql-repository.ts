@@ -19,6 +19,12 @@ export interface MergeTable {
   end: string;
   /** Columns two records must share to be of one metric (e.g. `type`); none when the table holds one metric. */
   sameMetric: string[];
+  /**
+   * The table of series whose rows hold the stream's columns (source_key, provider, on_body) and
+   * `sameMetric` for records that keep only `series_id`; the record's own series is then aliased
+   * as the `rs` of mergeConditions.
+   */
+  series?: string;
 }
 
 /** Every record of a stream missing from `streams` ranks last (never expected: streams are written with records). */
@@ -50,11 +56,14 @@ export function rankOfRecord(r = "s"): Prisma.Sql {
 /**
  * SQL true when a record `o` of stream `w` matches the record aliased `r` (same user and metric,
  * close in time by kind). Probing one stream at a time keeps each check on the
- * (user, metric, source_key, provider, on_body, start) index.
+ * (user, metric, source_key, provider, on_body, start) index, or, for records in series, on
+ * the series of the stream and then the (user, series, start) key of their records.
  */
-function matchInStream(t: MergeTable, kind: MatchKind, r: string): Prisma.Sql {
+function matchInStream(t: MergeTable, kind: MatchKind, r: string, rs: string): Prisma.Sql {
   const col = (alias: string, name: string) => Prisma.raw(`${alias}.${name}`);
-  const sameMetric = t.sameMetric.map((c) => Prisma.sql` AND ${col("o", c)} = ${col(r, c)}`);
+  // The alias holding the stream's and metric's columns of `o`: its series, or itself.
+  const os = t.series ? "os" : "o";
+  const sameMetric = t.sameMetric.map((c) => Prisma.sql` AND ${col(os, c)} = ${col(rs, c)}`);
   const [oStart, oEnd, rStart, rEnd] = [col("o", t.start), col("o", t.end), col(r, t.start), col(r, t.end)];
   const window = MATCH_WINDOW_SECONDS[kind];
   const close =
@@ -68,21 +77,25 @@ function matchInStream(t: MergeTable, kind: MatchKind, r: string): Prisma.Sql {
           Prisma.sql`${oStart} >= ${rStart} - make_interval(secs => w.max_duration_seconds) - interval '1 millisecond'
             AND ${oStart} < greatest(${rEnd}, ${rStart} + interval '1 millisecond')
             AND greatest(${oEnd}, ${oStart} + interval '1 millisecond') > ${rStart}`;
+  const from = t.series
+    ? Prisma.sql`${Prisma.raw(t.series)} os JOIN ${Prisma.raw(t.table)} o ON o.user_id = os.user_id AND o.series_id = os.id`
+    : Prisma.sql`${Prisma.raw(t.table)} o`;
   return Prisma.sql`EXISTS (
-    SELECT 1 FROM ${Prisma.raw(t.table)} o
-    WHERE o.user_id = ${col(r, "user_id")}${sameMetric.length > 0 ? Prisma.join(sameMetric, "") : Prisma.empty}
-      AND o.source_key = w.source_key AND o.provider = w.provider AND o.on_body = w.on_body
+    SELECT 1 FROM ${from}
+    WHERE ${col(os, "user_id")} = ${col(r, "user_id")}${sameMetric.length > 0 ? Prisma.join(sameMetric, "") : Prisma.empty}
+      AND ${col(os, "source_key")} = w.source_key AND ${col(os, "provider")} = w.provider AND ${col(os, "on_body")} = w.on_body
       AND ${close}
   )`;
 }
 
 /**
- * The merged view of the record aliased `r` (default `s`) whose rank is `me.rank`: `keep` is true unless a better
- * ranked stream has a matching record; `outranked` lists the worse ranked streams that
- * have one, as JSON `[{provider, source}]`.
+ * The merged view of the record aliased `r` (default `s`; its series `rs` for a table of
+ * records in series) whose rank is `me.rank`: `keep` is true unless a better ranked stream
+ * has a matching record; `outranked` lists the worse ranked streams that have one, as JSON
+ * `[{provider, source}]`.
  */
-export function mergeConditions(t: MergeTable, kind: MatchKind, r = "s"): { keep: Prisma.Sql; outranked: Prisma.Sql } {
-  const match = matchInStream(t, kind, r);
+export function mergeConditions(t: MergeTable, kind: MatchKind, r = "s", rs = r): { keep: Prisma.Sql; outranked: Prisma.Sql } {
+  const match = matchInStream(t, kind, r, rs);
   return {
     keep: Prisma.sql`NOT EXISTS (SELECT 1 FROM streams w WHERE w.rank < me.rank AND ${match})`,
     outranked: Prisma.sql`(

@@ -1,5 +1,5 @@
 import { AppError, type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
-import { decodeAfterBigint, decodeAfterUuid } from "../record-cursors.ts";
+import { decodeAfterTime, decodeAfterUuid } from "../record-cursors.ts";
 import {
   findWorkoutOfUser,
   selectMergedWorkouts,
@@ -142,8 +142,8 @@ export async function listWorkoutRoute(
   input: { start?: string | undefined; end?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<Page<RoutePointDto>> {
   const window = parseTimeWindow(input);
-  const after = decodeAfterBigint(input.cursor);
+  const after = decodeAfterTime(input.cursor);
   if (!(await findWorkoutOfUser(db, userId, workoutId))) throw new AppError("not_found", "No such workout.");
   const rows = await selectRoutePoints(db, { userId, workoutId, start: window.start, end: window.end, after, limit: input.limit });
-  return toPage(rows, input.limit, toRoutePointDto, (row) => ({ t: row.timestamp.toISOString(), id: row.id.toString() }));
+  return toPage(rows, input.limit, toRoutePointDto, (row) => ({ t: row.timestamp.toISOString() }));
 }
