@@ -17,4 +17,5 @@ export * from "./raw-store/index.ts";
 export { generateSecret, hashSecret, SECRET_PREFIXES, secretKind } from "./secrets.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
 export { isTimeZone, localDate } from "./time-zones.ts";
+export { isoTime } from "./iso-time.ts";
 export { boundedMemo } from "./bounded-memo.ts";

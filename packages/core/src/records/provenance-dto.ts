@@ -1,3 +1,5 @@
+import { isoTime } from "../platform/index.ts";
+
 /** Where a stored record came from, as every record list answers it. */
 export interface ProvenanceDto {
   provider: string;
@@ -11,5 +13,5 @@ export const toProvenanceDto = (row: { provider: string; source: string | null; 
   provider: row.provider,
   source: row.source,
   device: row.device,
-  ingested_at: row.ingested_at.toISOString(),
+  ingested_at: isoTime(row.ingested_at),
 });

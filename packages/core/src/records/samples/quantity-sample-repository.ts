@@ -41,9 +41,29 @@ const HOUR_MS = 3_600_000;
 const ALL_TIME = { start: Date.parse("0001-01-01T00:00:00Z"), end: Date.parse("9999-01-01T00:00:00Z") };
 const floorHour = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 
-const SAMPLE_COLUMNS = Prisma.sql`id, type, value, unit, start_date, end_date, source_name, source_bundle_id, device_model,
-  product_type, external_id, is_primary_source, was_user_entered, metadata, timezone, original_unit, provider, source,
-  device, ingested_at`;
+/**
+ * A sample as a page reads it: its own fields and its series (whose fields readSamplePage adds,
+ * read once a page). Times are epoch milliseconds: Prisma decodes a number several times faster
+ * than a timestamp, and a page decodes thousands.
+ */
+export interface SamplePageRow {
+  id: bigint;
+  value: number;
+  start_ms: number;
+  end_ms: number;
+  external_id: string | null;
+  metadata: Record<string, unknown>;
+  ingested_ms: number;
+  series_id: bigint;
+  /** Only in the merged view. */
+  outranked?: Array<{ provider: string; source: string }>;
+}
+
+/** Milliseconds since the epoch of a timestamp column, exactly (a double holds them). */
+const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
+
+const PAGE_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id, metadata,
+  ${epochMs("ingested_at")} AS ingested_ms, series_id`;
 
 export interface SeriesFilter {
   userId: string;
@@ -71,7 +91,7 @@ const EXTERNAL_ID = Prisma.sql`coalesce(u.external_text,
  */
 export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`(
-    SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
+    SELECT coalesce(u.legacy_id, c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
       c.hour + u.start_offset * interval '1 millisecond' AS start_date,
       c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
       r.source_name, r.source_bundle_id, r.device_model, r.product_type, ${EXTERNAL_ID}, r.is_primary_source,
@@ -80,8 +100,10 @@ export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql =
     FROM series r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
       AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${upTo === Prisma.empty ? Prisma.empty : Prisma.sql` AND c.hour <= ${upTo}`}
+    -- legacy_ids unnested with the rest: a subscript per sample would decompress the array for each.
     CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.external_uuids,
-      c.metadata) WITH ORDINALITY AS u(start_offset, duration_ms, value, ingested_at, external_text, external_uuid, metadata, slot)
+      c.metadata, c.legacy_ids) WITH ORDINALITY
+      AS u(start_offset, duration_ms, value, ingested_at, external_text, external_uuid, metadata, legacy_id, slot)
     WHERE u.value IS NOT NULL
   )`;
 }
@@ -144,15 +166,16 @@ function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
 
 /** The cut as the start of the hour after it, or null when the window held fewer than the page. */
 const CUT_END = Prisma.sql`(SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour + interval '1 hour' END FROM cut)`;
+const CUT_END_MS = Prisma.sql`round(date_part('epoch', ${CUT_END}) * 1000) AS cut_end_ms`;
 
 /**
  * One page of samples of a type from the window's chunks, oldest first; one row more than
  * `limit` unless the window ran out. `readUpTo`: where the next window starts.
  */
 export async function listQuantitySamples(db: DbClient, q: SamplePageQuery, hours: HourWindow): Promise<WindowRead> {
-  const rows = await db.$queryRaw<Array<QuantitySampleRow & { cut_end: Date | null }>>`
+  const rows = await db.$queryRaw<CutRow[]>`
     WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1, hours)}
-    SELECT ${SAMPLE_COLUMNS}, ${CUT_END} AS cut_end
+    SELECT ${PAGE_COLUMNS}, ${CUT_END_MS}
     FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
     WHERE ${pageFilters(q)}
     ORDER BY start_date, id
@@ -161,16 +184,14 @@ export async function listQuantitySamples(db: DbClient, q: SamplePageQuery, hour
 }
 
 export interface WindowRead {
-  rows: QuantitySampleRow[];
+  rows: SamplePageRow[];
   readUpTo: Date;
 }
 
-function windowRead(
-  rows: Array<QuantitySampleRow & { cut_end: Date | null }>,
-  hours: HourWindow,
-  cutEnd: Date | null = rows[0]?.cut_end ?? null,
-): WindowRead {
-  return { rows: rows.map(({ cut_end: _, ...row }) => row), readUpTo: cutEnd && cutEnd < hours.to ? cutEnd : hours.to };
+type CutRow = SamplePageRow & { cut_end_ms: number | null };
+
+function windowRead(rows: CutRow[], hours: HourWindow, cutEndMs: number | null = rows[0]?.cut_end_ms ?? null): WindowRead {
+  return { rows, readUpTo: cutEndMs !== null && cutEndMs < hours.to.getTime() ? new Date(cutEndMs) : hours.to };
 }
 
 /**
@@ -185,7 +206,8 @@ export function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): numb
 
 /**
  * The merged view over rows `s` (columns of sampleRows): `m` adds `keep` (no better ranked
- * stream has a matching sample) and `outranked` (the worse ranked streams that have one).
+ * stream has a matching sample) and `outranked_by`, one boolean per stream of `streams`: a
+ * worse ranked stream that has one (outrankedLabels names them).
  * Matching is computed with window passes over the rows in time order, one pair per stream:
  * the latest start (readings) or end (overlap) of the stream's samples up to each row and the
  * earliest start from it on. A record of no length counts as one millisecond long.
@@ -207,9 +229,7 @@ export function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Pris
       : Prisma.sql`(coalesce(${p} > t, false) OR coalesce(${n} < e, false))`;
   };
   const outranks = streams.map((s, j) => Prisma.sql`(rank > ${s.rank}::int AND ${matched(j)})`);
-  const outranked = streams.map(
-    (s, j) => Prisma.sql`(${s.rank}::int > rank AND ${matched(j)}, ${s.provider}::text, ${s.sourceKey}::text)`,
-  );
+  const outranked = streams.map((s, j) => Prisma.sql`${s.rank}::int > rank AND ${matched(j)}`);
   const none = streams.length === 0;
   return Prisma.sql`ranked AS (
       SELECT s.*, s.start_date AS t, greatest(s.end_date, s.start_date + interval '1 millisecond') AS e,
@@ -226,14 +246,20 @@ export function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Pris
     m AS (
       SELECT passes.*,
         ${none ? Prisma.sql`true` : Prisma.sql`NOT (${Prisma.join(outranks, " OR ")})`} AS keep,
-        ${
-          none
-            ? Prisma.sql`'[]'::jsonb`
-            : Prisma.sql`(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', v.provider, 'source', v.source)), '[]'::jsonb)
-                FROM (VALUES ${Prisma.join(outranked, ", ")}) v(hit, provider, source) WHERE v.hit)`
-        } AS outranked
+        ${none ? Prisma.sql`'{}'` : Prisma.sql`ARRAY[${Prisma.join(outranked, ", ")}]`}::boolean[] AS outranked_by
       FROM passes
     )`;
+}
+
+/**
+ * The streams a sample outranked as answered (distinct {provider, source}, in jsonb's order)
+ * from its `outranked_by` (mergedRows), an SQL expression.
+ */
+function outrankedLabels(streams: readonly SqlStream[], outrankedBy: Prisma.Sql): Prisma.Sql {
+  if (streams.length === 0) return Prisma.sql`'[]'::jsonb`;
+  const labels = streams.map((s, j) => Prisma.sql`(${outrankedBy}[${j + 1}::int], ${s.provider}::text, ${s.sourceKey}::text)`);
+  return Prisma.sql`(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', v.provider, 'source', v.source)), '[]'::jsonb)
+    FROM (VALUES ${Prisma.join(labels, ", ")}) v(hit, provider, source) WHERE v.hit)`;
 }
 
 /**
@@ -252,20 +278,33 @@ export async function listMergedQuantitySamples(
   const padMs = mergePadMs(kind, streams);
   const pad = Prisma.sql`make_interval(secs => ${padMs / 1000})`;
   const reach = { from: floorHour(new Date(hours.from.getTime() - padMs)), to: new Date(hours.to.getTime() + padMs) };
-  const rows = await db.$queryRaw<Array<QuantitySampleRow & { cut_end: Date | null }>>`
+  const from = pageFrom(q);
+  // Only samples within the merge's reach of the page's samples can change what it keeps.
+  const reached = Prisma.sql`${from ? Prisma.sql`start_date >= ${new Date(from.getTime() - padMs)} AND` : Prisma.empty}
+    start_date < coalesce(${CUT_END}, ${hours.to}) + ${pad}`;
+  const rows = await db.$queryRaw<CutRow[]>`
     WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1, hours)},
-    s AS (SELECT * FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`)} rows),
-    ${mergedRows(streams, kind)}
-    -- One row with the cut even when the merge keeps nothing of the window.
-    SELECT page.*, ${CUT_END} AS cut_end
-    FROM (SELECT 1) one
-    LEFT JOIN LATERAL (
-      SELECT ${SAMPLE_COLUMNS}, outranked FROM m
+    s AS (SELECT * FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`)} rows WHERE ${reached}),
+    ${mergedRows(streams, kind)},
+    page AS (
+      SELECT ${PAGE_COLUMNS}, outranked_by FROM m
       WHERE keep AND ${pageFilters(q)} AND start_date < coalesce(${CUT_END}, ${hours.to})
       ORDER BY start_date, id
       LIMIT ${q.limit + 1}
-    ) page ON true`;
-  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end ?? null);
+    ),
+    -- Worked out once per distinct set of outranked streams, not once per sample.
+    labels AS MATERIALIZED (
+      SELECT outranked_by, ${outrankedLabels(streams, Prisma.sql`outranked_by`)} AS outranked FROM (SELECT DISTINCT outranked_by FROM page) d
+    )
+    -- One row with the cut even when the merge keeps nothing of the window.
+    SELECT kept.*, ${CUT_END_MS}
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT id, value, start_ms, end_ms, external_id, metadata, ingested_ms, series_id, outranked
+      FROM page JOIN labels USING (outranked_by)
+      ORDER BY start_ms, id
+    ) kept ON true`;
+  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end_ms ?? null);
 }
 
 export interface StatsBucketRow {

@@ -109,13 +109,15 @@ function tailRows(userId: string, range: QuarterRange): Prisma.Sql {
   const hours = hoursAround(range.from, range.to);
   return Prisma.sql`(
     SELECT * FROM (
-      SELECT coalesce(c.legacy_ids[u.slot], c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, u.value,
+      SELECT coalesce(u.legacy_id, c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, u.value,
         c.hour + u.start_offset * interval '1 millisecond' AS start_date,
         c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
         r.provider, r.source_key, r.device, r.unit, r.on_body, r.id AS series_id
       FROM series r
       JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id AND c.hour >= ${hours.from} AND c.hour < ${hours.to}
-      CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values) WITH ORDINALITY AS u(start_offset, duration_ms, value, slot)
+      -- legacy_ids unnested with the rest: a subscript per sample would decompress the array for each.
+      CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.legacy_ids) WITH ORDINALITY
+        AS u(start_offset, duration_ms, value, legacy_id, slot)
       WHERE u.value IS NOT NULL
     ) rows
     WHERE start_date >= ${range.from} AND start_date < ${range.to}

@@ -1,4 +1,4 @@
-import { AppError, type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
+import { AppError, type DbClient, isoTime, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
 import { findQuantityType, fromStorageUnit } from "../catalog/index.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
@@ -9,7 +9,9 @@ import {
   listQuantitySamples,
   type QuantitySampleRow,
   type SamplePageQuery,
+  type SamplePageRow,
 } from "./quantity-sample-repository.ts";
+import { listSampleSeries, type SampleSeries } from "./sample-series-repository.ts";
 import { findSampleTypeSpan, listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
 import { rankStreamsForMetric } from "../merge/source-orders.ts";
@@ -43,8 +45,8 @@ export const toSampleDto = (row: QuantitySampleRow): QuantitySampleDto => ({
   type: row.type,
   value: row.value,
   unit: row.unit,
-  start_date: row.start_date.toISOString(),
-  end_date: row.end_date.toISOString(),
+  start_date: isoTime(row.start_date),
+  end_date: isoTime(row.end_date),
   source_name: row.source_name,
   source_bundle_id: row.source_bundle_id,
   device_model: row.device_model,
@@ -97,9 +99,13 @@ const WINDOW_GROWTH = 8;
  * window.
  */
 export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
-  const span = await findSampleTypeSpan(db, query.userId, query.type);
+  const [span, series, streams] = await Promise.all([
+    findSampleTypeSpan(db, query.userId, query.type),
+    readSeries(db, query),
+    view === "merged" ? rankedSampleStreams(db, query.userId, query.type) : undefined,
+  ]);
   if (!span) return [];
-  const merged = view === "merged" ? { streams: await rankedSampleStreams(db, query.userId, query.type), kind: matchKindOfType(query.type).kind } : undefined;
+  const merged = streams && { streams, kind: matchKindOfType(query.type).kind };
   const startAt = [query.start, query.after?.t, span.first].reduce<Date>((a, b) => (b && b > a ? b : a), span.first);
   const stop = hoursAround(span.first, query.end && query.end < span.last ? query.end : span.last).to;
   const rows: QuantitySampleRow[] = [];
@@ -108,12 +114,58 @@ export async function readSamplePage(db: DbClient, query: SamplePageQuery, view:
   for (let width = FIRST_WINDOW_MS; ; width *= WINDOW_GROWTH) {
     if (hours.to > stop) hours = { from: hours.from, to: stop };
     const read = merged ? await listMergedQuantitySamples(db, next, hours, merged.streams, merged.kind) : await listQuantitySamples(db, next, hours);
-    rows.push(...read.rows);
+    await appendWithSeries(rows, db, query, read.rows, series);
     if (rows.length > query.limit || read.readUpTo >= stop) return rows;
     // Later windows start past everything read: no cursor, only what is still missing.
     next = { ...query, after: undefined, start: read.readUpTo, limit: query.limit - rows.length };
     hours = { from: read.readUpTo, to: new Date(read.readUpTo.getTime() + width * WINDOW_GROWTH) };
   }
+}
+
+type SeriesById = Map<bigint, SampleSeries>;
+
+async function readSeries(db: DbClient, query: SamplePageQuery): Promise<SeriesById> {
+  return new Map((await listSampleSeries(db, { userId: query.userId, types: [query.type] })).map((s) => [s.id, s]));
+}
+
+/**
+ * Appends the rows with their series' fields to `samples` (one by one: a share's read can hold
+ * too many to spread into push). A series stored since `series` was read is read then; one
+ * deleted since the page was read took its samples with it.
+ */
+async function appendWithSeries(samples: QuantitySampleRow[], db: DbClient, query: SamplePageQuery, rows: SamplePageRow[], series: SeriesById) {
+  if (rows.some((row) => !series.has(row.series_id))) for (const [id, s] of await readSeries(db, query)) series.set(id, s);
+  for (const row of rows) {
+    const of = series.get(row.series_id);
+    if (of) samples.push(toSampleRow(row, of));
+  }
+}
+
+function toSampleRow(row: SamplePageRow, series: SampleSeries): QuantitySampleRow {
+  const sample: QuantitySampleRow = {
+    id: row.id,
+    type: series.type,
+    value: row.value,
+    unit: series.unit,
+    start_date: new Date(row.start_ms),
+    end_date: new Date(row.end_ms),
+    source_name: series.sourceName,
+    source_bundle_id: series.sourceBundleId,
+    device_model: series.deviceModel,
+    product_type: series.productType,
+    external_id: row.external_id,
+    is_primary_source: series.isPrimarySource,
+    was_user_entered: series.wasUserEntered,
+    metadata: row.metadata,
+    timezone: series.timezone,
+    original_unit: series.originalUnit,
+    provider: series.provider,
+    source: series.source,
+    device: series.device,
+    ingested_at: new Date(row.ingested_ms),
+  };
+  if (row.outranked) sample.outranked = row.outranked;
+  return sample;
 }
 
 export async function listSamples(
