@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
+import { applyMigrations, createDatabase, type Database } from "@svc/db";
 import {
   applyProviderDeletions,
   createUser,
@@ -14,7 +14,8 @@ import {
   type CategorySampleDto,
   type CategorySampleRecord,
 } from "@svc/core";
-import { connectSql, createEmptyTestDatabase } from "@svc/testing";
+import type { connectSql } from "@svc/testing";
+import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
 // The upgrade that stores category samples narrow, beside their series (migration
 // *_category_sample_series): a database holding category samples in the old wide table, as the
@@ -135,12 +136,7 @@ let db: Database;
 let before: Array<LegacyRow & { id: string }>;
 
 beforeAll(async () => {
-  url = await createEmptyTestDatabase();
-  const migrations = readMigrations();
-  const at = migrations.findIndex((m) => m.name.endsWith(MIGRATION));
-  expect(at).toBeGreaterThan(0);
-  await applyMigrations(url, migrations.slice(0, at));
-  sql = await connectSql(url);
+  ({ url, sql } = await databaseBeforeMigration(MIGRATION));
   await sql.query(`INSERT INTO tenants (id, name) VALUES ($1, 'upgrade')`, [TENANT]);
   await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, $3, now()), ($2, $3, now())`, [user, other, TENANT]);
   // Stored in an order other than time, so ids are not in time order.

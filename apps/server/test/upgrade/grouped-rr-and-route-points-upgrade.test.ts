@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
+import { applyMigrations, createDatabase, type Database } from "@svc/db";
 import { AppError, listRrIntervals, listWorkoutRoute, writeHeartbeatSeries, writeWorkouts } from "@svc/core";
-import { connectSql, createEmptyTestDatabase } from "@svc/testing";
+import type { connectSql } from "@svc/testing";
+import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
 // The upgrade that groups RR intervals and route points in chunks (migration
 // *_grouped_rr_and_route_points): a database holding them one row each, as the release before
@@ -118,12 +119,7 @@ let oldRouteCursor: string;
 let oldRrCursor: string;
 
 beforeAll(async () => {
-  url = await createEmptyTestDatabase();
-  const migrations = readMigrations();
-  const at = migrations.findIndex((m) => m.name.endsWith(MIGRATION));
-  expect(at).toBeGreaterThan(0);
-  await applyMigrations(url, migrations.slice(0, at));
-  sql = await connectSql(url);
+  ({ url, sql } = await databaseBeforeMigration(MIGRATION));
   await sql.query(`INSERT INTO tenants (id, name) VALUES ($1, 'upgrade')`, [TENANT]);
   for (const user of users) await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, $2, now())`, [user, TENANT]);
 

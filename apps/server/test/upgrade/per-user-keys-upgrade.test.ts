@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
+import { applyMigrations, createDatabase, type Database } from "@svc/db";
 import { getEcgRecording, listHrvResults, listRrIntervals, listSleepPhases, listWorkoutRoute, listWorkouts } from "@svc/core";
-import { connectSql, createEmptyTestDatabase } from "@svc/testing";
+import type { connectSql } from "@svc/testing";
+import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
 // The upgrade that keys every table of user data by user (migration *_per_user_keys): a
 // database holding sessions, workouts, series, recordings and connections with their parts is
@@ -52,12 +53,8 @@ const withParentsUser: Record<string, number> = {};
 const rowsOf = async (table: string) => (await sql.query(`SELECT * FROM "${table}" ORDER BY ${TABLES[table]}`)).rows;
 
 beforeAll(async () => {
-  url = await createEmptyTestDatabase();
-  const migrations = readMigrations();
-  const at = migrations.findIndex((m) => m.name.endsWith(MIGRATION));
-  expect(at).toBeGreaterThan(0);
-  await applyMigrations(url, migrations.slice(0, at));
-  sql = await connectSql(url);
+  const upgrade = await databaseBeforeMigration(MIGRATION);
+  ({ url, sql } = upgrade);
   await sql.query(`INSERT INTO tenants (id, name) VALUES ($1, 'upgrade')`, [TENANT]);
   for (const [index, user] of users.entries()) {
     const u = index + 1;
@@ -127,7 +124,7 @@ beforeAll(async () => {
     ]);
   }
   for (const table of Object.keys(TABLES)) before[table] = await rowsOf(table);
-  await applyMigrations(url, migrations.slice(0, at + 1));
+  await applyMigrations(url, upgrade.migrations.slice(0, upgrade.at + 1));
   for (const table of Object.keys(TABLES)) after[table] = await rowsOf(table);
   for (const [table, part] of Object.entries(PARTS)) {
     const { rows } = await sql.query(

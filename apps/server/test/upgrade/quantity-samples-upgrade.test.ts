@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, createDatabase, type Database, readMigrations } from "@svc/db";
+import { applyMigrations, createDatabase, type Database } from "@svc/db";
 import { applyProviderDeletions, computeSampleStats, getSampleStats, listSamples, refreshMergedSampleRollups } from "@svc/core";
-import { connectSql, createEmptyTestDatabase } from "@svc/testing";
+import type { connectSql } from "@svc/testing";
+import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
 // The upgrade that groups quantity samples (migration *_quantity_sample_chunks): a database
 // holding samples in the old table, one row each, is upgraded, and every sample reads back
@@ -16,12 +17,7 @@ const user = "6f1c2b1e-0000-4000-8000-000000000001";
 const other = "6f1c2b1e-0000-4000-8000-000000000002";
 
 beforeAll(async () => {
-  url = await createEmptyTestDatabase();
-  const migrations = readMigrations();
-  const at = migrations.findIndex((m) => m.name.endsWith(GROUPING));
-  expect(at).toBeGreaterThan(0);
-  await applyMigrations(url, migrations.slice(0, at));
-  sql = await connectSql(url);
+  ({ url, sql } = await databaseBeforeMigration(GROUPING));
   await sql.query(`INSERT INTO tenants (id, name) VALUES ('6f1c2b1e-0000-4000-8000-0000000000aa', 'upgrade')`);
   await sql.query(
     `INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, '6f1c2b1e-0000-4000-8000-0000000000aa', now()), ($2, '6f1c2b1e-0000-4000-8000-0000000000aa', now())`,
