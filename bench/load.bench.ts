@@ -9,7 +9,8 @@
 //      new Idempotency-Key (about one in 20 repeats the connection's previous upload)
 //   c. both at once, half of the connections each
 // Per phase: requests/s, latency percentiles, status counts, and the server's RSS and heap
-// sampled every second. Asserts nothing, but exits 1 when any answer was a 5xx other than
+// sampled every second, and after an upload phase how long the ETL backlog takes to drain
+// (waiting up to 300 s). Asserts nothing, but exits 1 when any answer was a 5xx other than
 // 503 (or the server died), so a run shows failure. 429 and 503 are the server's designed
 // answers to too much at once (uploads in flight per user, no database connection): counted
 // apart. Rate limits (SVC_RATE_LIMIT_*) are turned off: the bench measures throughput.
@@ -29,6 +30,8 @@ import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { EnvSchema } from "../apps/server/src/env.ts";
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 60);
+/** How long after an upload phase the bench waits for the ETL backlog to drain (the issue's target: 60 s). */
+const BACKLOG_WAIT_S = 300;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const readUserCount = Number(process.env.BENCH_USERS ?? 20);
 // Two connections per upload user: under the 4 uploads in flight a user may have, so the
@@ -173,6 +176,16 @@ function resultLines(result: autocannon.Result): number {
 async function pendingRawObjects(): Promise<number> {
   const { rows } = await sql.query("SELECT count(*)::int AS n FROM raw_objects WHERE status IN ('pending', 'receiving')");
   return rows[0].n;
+}
+
+/** After a phase: how long until no upload waits for the ETL (seconds), or null when it took longer than `limitS`. */
+async function backlogDrained(limitS: number): Promise<number | null> {
+  const started = performance.now();
+  while (performance.now() - started < limitS * 1000) {
+    if ((await pendingRawObjects()) === 0) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return null;
 }
 
 // ---- Seed -----------------------------------------------------------------------------
@@ -343,7 +356,12 @@ async function phase(title: string, runs: Array<{ name: string; options: autocan
   line("server error logs", String(serverErrors.count - errorsBefore));
   memoryLine("server RSS", rss);
   memoryLine("server heap used", heap);
-  line("ETL backlog", `${await pendingRawObjects()} uploads not yet processed at the end`);
+  const backlog = await pendingRawObjects();
+  line("ETL backlog", `${backlog} uploads not yet processed at the end`);
+  if (backlog > 0) {
+    const drained = await backlogDrained(BACKLOG_WAIT_S);
+    line("backlog drained", drained === null ? `not within ${BACKLOG_WAIT_S} s (${await pendingRawObjects()} left)` : `${drained.toFixed(1)} s after the phase ended`);
+  }
   if (serverExited) console.log(`  ${serverExited}`);
   console.log();
 }
