@@ -8,12 +8,8 @@
 // and coverage. Asserts nothing.
 //   npm run bench -- category-samples   (BENCH_ITERATIONS=40, BENCH_CATEGORY_USERS=100 by default)
 import { randomUUID } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
 import { createTenant, createUser, getCoverage, listCategorySamples, writeCategorySamples, type CategorySampleRecord } from "@svc/core";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { openBenchDatabase } from "./bench-database.ts";
 import { tableBytes } from "./table-sizes.ts";
 import { ms, pct, timed } from "./timing.ts";
 
@@ -28,13 +24,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const origin = Date.parse("2025-01-01T00:00:00Z");
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
-chmodSync(dataDir, 0o755);
-const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
-await applyMigrations(postgres.url);
-const db = createDatabase(postgres.url, { max: 4 });
-const sql = new pg.Client({ connectionString: postgres.url });
-await sql.connect();
+const { db, sql, close } = await openBenchDatabase();
 
 console.log(`svc category sample benchmark: embedded PostgreSQL, Node ${process.version}, ${iterations} iterations per figure\n`);
 
@@ -174,7 +164,4 @@ for (const [name, run] of reads) {
   console.log(`${name.padEnd(52)} ${ms(pct(times, 0.5))} ${ms(pct(times, 0.95))}`);
 }
 
-await sql.end();
-await db.$disconnect();
-await postgres.stop();
-rmSync(dataDir, { recursive: true, force: true });
+await close();

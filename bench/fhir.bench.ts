@@ -5,10 +5,6 @@
 // route builds it (Prisma + our SQL + mapping), beside the equivalent page of 100 heart rate
 // samples from the samples list, as a ratio. Prints figures; asserts nothing.
 //   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
 import {
   createTenant,
   createUser,
@@ -22,7 +18,7 @@ import {
   writeWorkouts,
   type QuantitySampleRecord,
 } from "@svc/core";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { openBenchDatabase } from "./bench-database.ts";
 import { ms, pct, timed as timedRuns } from "./timing.ts";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -30,13 +26,7 @@ const origin = Date.parse("2025-01-01T00:00:00Z");
 const DAY = 86_400_000;
 const YEAR_DAYS = 365;
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
-chmodSync(dataDir, 0o755);
-const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
-await applyMigrations(postgres.url);
-const db = createDatabase(postgres.url, { max: 4 });
-const sql = new pg.Client({ connectionString: postgres.url });
-await sql.connect();
+const { db, sql, close } = await openBenchDatabase();
 
 console.log(`svc FHIR search benchmark: embedded PostgreSQL, Node ${process.version}, ${iterations} iterations per figure\n`);
 
@@ -144,7 +134,4 @@ for (const view of ["merged", "all"] as const) {
   console.log();
 }
 
-await sql.end();
-await db.$disconnect();
-await postgres.stop();
-rmSync(dataDir, { recursive: true, force: true });
+await close();

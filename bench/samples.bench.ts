@@ -9,10 +9,6 @@
 //   npm run bench -- samples          (BENCH_ITERATIONS=40 by default)
 //   BENCH_BIG_SAMPLES=1000000 npm run bench -- samples   (a quicker, smaller run)
 //   BENCH_RR_INTERVALS, BENCH_ROUTE_POINTS (1000000 each) size the RR-interval and route-point loads
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
 import {
   createTenant,
   createUser,
@@ -26,7 +22,7 @@ import {
   type RoutePointRecord,
   type WorkoutRecord,
 } from "@svc/core";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { openBenchDatabase } from "./bench-database.ts";
 import { createNarrowTable, tableBytes } from "./table-sizes.ts";
 import { ms, pct, timed as timedRuns } from "./timing.ts";
 
@@ -55,13 +51,7 @@ const PHONE_STEP_S = 50;
 const origin = Date.parse("2025-01-01T00:00:00Z");
 const DAY = 86_400_000;
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
-chmodSync(dataDir, 0o755);
-const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
-await applyMigrations(postgres.url);
-const db = createDatabase(postgres.url, { max: 4 });
-const sql = new pg.Client({ connectionString: postgres.url });
-await sql.connect();
+const { db, sql, close } = await openBenchDatabase();
 
 console.log(`svc sample benchmark: embedded PostgreSQL, Node ${process.version}, ${iterations} iterations per figure\n`);
 
@@ -340,7 +330,4 @@ const smallStats = await timed(() => getSampleStats(db, randomOther(), { type: "
 const smallStatsSql = await timed(() => sql.query(statsSql("hour", true), [randomOther(), new Date(origin), new Date(origin + 30 * DAY)]));
 report("1000 users: stats by hour over 30 days, merged", smallStats, smallStatsSql);
 
-await sql.end();
-await db.$disconnect();
-await postgres.stop();
-rmSync(dataDir, { recursive: true, force: true });
+await close();
