@@ -16,6 +16,11 @@ const EXTERNAL_TABLES = [
   "public.quantity_sample_rollups",
   "public.quantity_sample_merged_rollups",
   "public.quantity_sample_merged_dirty",
+  // Emptied by the job data-moves (docs/decisions.md, "Online data moves").
+  "public.quantity_samples_legacy",
+  "public.rr_intervals_legacy",
+  "public.workout_route_points_legacy",
+  "public.category_samples_legacy",
 ];
 
 const PG_CHAR_OID = 18;

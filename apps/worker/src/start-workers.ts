@@ -12,6 +12,7 @@ import { registerSyncPlan } from "./handlers/sync-plan.ts";
 import { registerSyncPull } from "./handlers/sync-pull.ts";
 import { registerSampleRollupsSweep } from "./handlers/sample-rollups-sweep.ts";
 import { registerSampleMergedRollups } from "./handlers/sample-merged-rollups.ts";
+import { registerDataMoves } from "./handlers/data-moves.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
@@ -30,4 +31,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerSyncPlan(deps);
   await registerSampleMergedRollups(deps);
   await registerSampleRollupsSweep(deps);
+  await registerDataMoves(deps);
 }

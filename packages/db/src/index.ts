@@ -1,5 +1,5 @@
 export { createDatabase, type Database } from "./client.ts";
-export { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
+export { applyMigrations, readMigrations, REPLACED_CHECKSUMS, type Migration } from "./migrations.ts";
 export { readMigrationState, type MigrationState } from "./migration-state.ts";
 export { embeddedPostgresExists, openEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";
 export { findRepoRoot, migrationsDir, schemaPath } from "./repo-root.ts";

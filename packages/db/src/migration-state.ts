@@ -1,5 +1,5 @@
 import pg from "pg";
-import { readMigrations, type Migration } from "./migrations.ts";
+import { isAppliedText, readMigrations, type Migration } from "./migrations.ts";
 
 /**
  * How a database's schema compares with this build's committed migrations, read from
@@ -49,7 +49,7 @@ function compare(
   // A failed attempt that was later applied again is history, not a failure.
   const failed = rows.filter((row) => row.finished_at === null && !finishedNames.has(row.migration_name)).map((row) => row.migration_name);
   if (failed.length > 0) return { status: "failed", failed };
-  const changed = finished.filter((row) => known.has(row.migration_name) && known.get(row.migration_name)!.checksum !== row.checksum);
+  const changed = finished.filter((row) => known.has(row.migration_name) && !isAppliedText(known.get(row.migration_name)!, row.checksum));
   if (changed.length > 0) return { status: "changed", changed: changed.map((row) => row.migration_name) };
   const pending = migrations.filter((m) => !finishedNames.has(m.name)).map((m) => m.name);
   const unknown = [...finishedNames].filter((name) => !known.has(name)).sort();

@@ -85,6 +85,13 @@ export const JOB_CATALOG = {
     queue: { policy: "stately" },
     work: { localConcurrency: 2 },
   },
+  // Every minute: moves rows an upgrade left in legacy tables into the new ones, a batch per
+  // transaction, for at most 45 s a run (core's data-moves/). One at a time (policy singleton).
+  "data-moves": {
+    payload: z.object({}),
+    options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
+    queue: { policy: "singleton" },
+  },
   // Deletes deliveries finished more than 30 days ago; scheduled hourly.
   "webhook-cleanup": {
     payload: z.object({}),

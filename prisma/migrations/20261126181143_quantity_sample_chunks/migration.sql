@@ -78,54 +78,18 @@ CREATE INDEX "quantity_sample_chunks_external_id_hashes_idx" ON "quantity_sample
 -- Anything past the partitions made ahead (samples dated years into the future).
 CREATE TABLE "svc_partitions"."quantity_sample_chunks_default" PARTITION OF "quantity_sample_chunks" DEFAULT;
 
--- The samples stored so far, grouped: series first, then one chunk per series, hour and 8192
--- samples in the order of their ids, which they keep (legacy_ids). New chunk ids start past
--- them, so the ids of new samples (chunk_id * 8192 + slot) are larger than every old one.
-SELECT setval('quantity_sample_chunk_ids', coalesce((SELECT max(id) FROM "quantity_samples"), 0) / 8192 + 1);
+-- The samples stored so far stay where they are, in the table renamed quantity_samples_legacy,
+-- until the job data-moves groups them into chunks a batch at a time while svc serves; reads
+-- take them from there until then (docs/decisions.md, "Online data moves"). A sample keeps its
+-- id (legacy_ids); new chunk ids start past them, so the ids of new samples (chunk_id * 8192 +
+-- slot) are larger than every old one. Its primary key, its user's key, the index reads and the
+-- move use and the one that finds a sample by its provider's id are kept.
+ALTER TABLE "quantity_samples" RENAME TO "quantity_samples_legacy";
+ALTER TABLE "quantity_samples_legacy" ALTER COLUMN "id" DROP DEFAULT;
+DROP SEQUENCE "quantity_samples_id_seq";
+DROP INDEX "quantity_samples_user_id_type_source_key_provider_on_body_s_idx";
 
-INSERT INTO "quantity_sample_series" (user_id, provider, type, unit, source, source_key, device, on_body, source_name,
-  source_bundle_id, device_model, product_type, is_primary_source, was_user_entered, timezone, original_unit)
-SELECT DISTINCT user_id, provider, type, unit, source, source_key, device, on_body, source_name, source_bundle_id,
-  device_model, product_type, is_primary_source, was_user_entered, metadata->>'timezone', metadata->>'original_unit'
-FROM "quantity_samples"
-ON CONFLICT DO NOTHING;
-
-INSERT INTO "quantity_sample_chunks" (user_id, series_id, hour, chunk_id, sample_count, start_offsets, durations_ms,
-  sample_values, ingested_at, raw_object_ids, external_ids, external_id_hashes, metadata, legacy_ids)
-SELECT user_id, series_id, hour, nextval('quantity_sample_chunk_ids'), count(*)::int,
-  array_agg((extract(epoch FROM start_date - hour) * 1000)::int ORDER BY id),
-  array_agg((extract(epoch FROM end_date - start_date) * 1000)::bigint ORDER BY id),
-  array_agg(value ORDER BY id), array_agg(ingested_at ORDER BY id), array_agg(raw_object_id ORDER BY id),
-  CASE WHEN count(external_id) > 0 THEN array_agg(external_id ORDER BY id) END,
-  array_agg(hashtextextended(external_id, 0) ORDER BY id) FILTER (WHERE external_id IS NOT NULL),
-  CASE WHEN count(own_metadata) > 0 THEN array_agg(own_metadata ORDER BY id) END,
-  array_agg(id ORDER BY id)
-FROM (
-  SELECT q.*, r.id AS series_id, date_trunc('hour', q.start_date, 'UTC') AS hour,
-    nullif(q.metadata - 'timezone' - 'original_unit', '{}'::jsonb) AS own_metadata,
-    (row_number() OVER (PARTITION BY q.user_id, r.id, date_trunc('hour', q.start_date, 'UTC') ORDER BY q.id) - 1) / 8192 AS part
-  FROM "quantity_samples" q
-  JOIN "quantity_sample_series" r ON r.user_id = q.user_id AND r.provider = q.provider AND r.type = q.type
-    AND r.unit = q.unit AND r.source_key = q.source_key AND r.on_body = q.on_body
-    AND r.source IS NOT DISTINCT FROM q.source AND r.device IS NOT DISTINCT FROM q.device
-    AND r.source_name IS NOT DISTINCT FROM q.source_name AND r.source_bundle_id IS NOT DISTINCT FROM q.source_bundle_id
-    AND r.device_model IS NOT DISTINCT FROM q.device_model AND r.product_type IS NOT DISTINCT FROM q.product_type
-    AND r.is_primary_source = q.is_primary_source AND r.was_user_entered = q.was_user_entered
-    AND r.timezone IS NOT DISTINCT FROM q.metadata->>'timezone' AND r.original_unit IS NOT DISTINCT FROM q.metadata->>'original_unit'
-) grouped
-GROUP BY user_id, series_id, hour, part;
-
--- Reads look up each type's span in the streams: make sure they cover every stored sample.
-INSERT INTO "quantity_sample_streams" (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
-SELECT user_id, type, provider, source_key, on_body, ceil(extract(epoch FROM max(end_date - start_date)))::int, min(start_date), max(start_date)
-FROM "quantity_samples"
-GROUP BY 1, 2, 3, 4, 5
-ON CONFLICT (user_id, type, provider, source_key, on_body) DO UPDATE SET
-  max_duration_seconds = greatest(quantity_sample_streams.max_duration_seconds, excluded.max_duration_seconds),
-  first_start = least(quantity_sample_streams.first_start, excluded.first_start),
-  last_start = greatest(quantity_sample_streams.last_start, excluded.last_start);
-
-DROP TABLE "quantity_samples";
+SELECT setval('quantity_sample_chunk_ids', coalesce((SELECT max(id) FROM "quantity_samples_legacy"), 0) / 8192 + 1);
 
 -- One row per stored sample, as the table of that name held them: for operators' queries
 -- and tests. The service reads the chunks directly, an hour range at a time; a query of the

@@ -198,8 +198,11 @@ describe("DELETE /v1/admin/tenants/{tenant_id}", () => {
 
   it("the tenants have rows in every table a tenant has rows in, and raw files", async () => {
     const doomedBefore = await tenantRowCounts(svc.db, doomedScope);
-    expect(Object.entries(doomedBefore).filter(([, n]) => n === 0)).toEqual([]);
-    expect(Object.entries(keptBefore).filter(([, n]) => n === 0)).toEqual([]);
+    // The legacy tables hold rows only in a database upgraded from an older storage (until the
+    // job data-moves empties them): they are counted in the deletion below, not here.
+    const empty = (counts: Record<string, number>) => Object.entries(counts).filter(([table, n]) => n === 0 && !table.endsWith("_legacy"));
+    expect(empty(doomedBefore)).toEqual([]);
+    expect(empty(keptBefore)).toEqual([]);
     expect(existsSync(rawFolder(doomed.users[0]!))).toBe(true);
   });
 

@@ -1,12 +1,15 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database } from "@svc/db";
 import {
   applyProviderDeletions,
   createUser,
   getCoverage,
+  LEGACY_MOVES,
   listCategorySamples,
   listMenstrualCycles,
+  moveLegacyData,
   recomputeMenstrualCycles,
   recordIdentity,
   setSourceOrder,
@@ -19,9 +22,16 @@ import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
 // The upgrade that stores category samples narrow, beside their series (migration
 // *_category_sample_series): a database holding category samples in the old wide table, as the
-// old writer stored them, is upgraded; every read answers as it did from the old rows, ids
-// included, and the samples are found again by their identity when sent again.
+// old writer stored them, is upgraded. The migration leaves them in category_samples_legacy; the
+// job data-moves moves them a series at a time while svc serves (docs/decisions.md, "Online data
+// moves"). Before, between and after the batches every read answers as it did from the old rows,
+// ids included; a writer of a user moves the user's samples first, so they are found again by
+// their identity. A database upgraded by the migration's first text, which moved them inside
+// the migration, is accepted and ends with the same tables.
 const MIGRATION = "category_sample_series";
+/** The migration's first text (it moved the samples inside the migration), with its checksum. */
+const FIRST_TEXT = readFileSync(new URL("./original-texts/20261127340000_category_sample_series.sql", import.meta.url), "utf8");
+const FIRST_CHECKSUM = "498376e4930adae00647a2b97f8bfc494663ed670b81bed877d4a412e9cbb6ad";
 const TENANT = "5c3a0000-0000-4000-8000-0000000000aa";
 const user = "5c3a0000-0000-4000-8000-000000000001";
 const other = "5c3a0000-0000-4000-8000-000000000002";
@@ -129,14 +139,27 @@ const othersSession = legacy(other, "apple_health", WATCH, {
   metadata: { timezone: "Asia/Tokyo" },
 });
 
+type Sql = Awaited<ReturnType<typeof connectSql>>;
+type StoredRow = LegacyRow & { id: string };
+
+/** The move of category samples, alone (the other kinds have nothing to move here, but would count batches). */
+const categoryMove = LEGACY_MOVES.find((move) => move.table === "category_samples_legacy")!;
+
 let url: string;
-let sql: Awaited<ReturnType<typeof connectSql>>;
+let sql: Sql;
 let db: Database;
 /** The old table's rows after they were stored (ids from its sequence), ordered by start_date and id. */
-let before: Array<LegacyRow & { id: string }>;
+let before: StoredRow[];
+/** What every read answers: the old rows, less those deleted since, with those written since. */
+let current: StoredRow[];
+/** The menstrual cycles of the old rows (derived from the flow), as first computed after the upgrade. */
+let cyclesBefore: unknown[];
+/** A database upgraded by the migration's first text, from the same old rows. */
+let firstText: { url: string; sql: Sql };
 
-beforeAll(async () => {
-  ({ url, sql } = await databaseBeforeMigration(MIGRATION));
+/** A new database before the upgrade, holding the old rows (the same ids in each). */
+async function databaseWithOldRows() {
+  const { url, sql, migrations, at } = await databaseBeforeMigration(MIGRATION);
   await sql.query(`INSERT INTO tenants (id, name) VALUES ($1, 'upgrade')`, [TENANT]);
   await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, $3, now()), ($2, $3, now())`, [user, other, TENANT]);
   // Stored in an order other than time, so ids are not in time order.
@@ -152,18 +175,34 @@ beforeAll(async () => {
       [JSON.stringify(rows)],
     );
   }
-  before = (await sql.query(`SELECT * FROM category_samples ORDER BY start_date, id`)).rows;
+  const stored: StoredRow[] = (await sql.query(`SELECT * FROM category_samples ORDER BY start_date, id`)).rows;
+  return { url, sql, migrations, at, stored };
+}
+
+beforeAll(async () => {
+  const [online, first] = await Promise.all([databaseWithOldRows(), databaseWithOldRows()]);
+  ({ url, sql } = online);
+  before = online.stored;
+  current = [...before];
   await applyMigrations(url);
   db = createDatabase(url, { max: 2 });
+  await setSourceOrder(db, user, "headache", ["oura", "apple"]);
+
+  expect(first.stored).toEqual(before);
+  const migration = first.migrations[first.at]!;
+  await applyMigrations(first.url, [{ name: migration.name, sql: FIRST_TEXT, checksum: FIRST_CHECKSUM }]);
+  await applyMigrations(first.url);
+  firstText = { url: first.url, sql: first.sql };
 });
 
 afterAll(async () => {
   await sql?.end();
+  await firstText?.sql.end();
   await db?.$disconnect();
 });
 
 /** A row of the old table as GET /v1/users/{id}/category-samples answered it. */
-const asListed = (row: LegacyRow & { id: string }): CategorySampleDto => ({
+const asListed = (row: StoredRow): CategorySampleDto => ({
   id: Number(row.id),
   type: row.type,
   value: row.value,
@@ -182,11 +221,11 @@ const asListed = (row: LegacyRow & { id: string }): CategorySampleDto => ({
 });
 
 /** Every page of a list, `limit` at a time, through its cursors. */
-async function allPages(userId: string, input: Omit<Parameters<typeof listCategorySamples>[2], "cursor" | "limit">, limit = 50) {
+async function allPages(userId: string, input: Omit<Parameters<typeof listCategorySamples>[2], "cursor" | "limit">, limit = 50, on = db) {
   const items: CategorySampleDto[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listCategorySamples(db, userId, { ...input, cursor, limit });
+    const page = await listCategorySamples(on, userId, { ...input, cursor, limit });
     items.push(...page.data);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
@@ -211,8 +250,172 @@ const asRecords = (rows: LegacyRow[]): CategorySampleRecord[] =>
     metadata: row.metadata,
   }));
 
-describe("the upgrade to category samples in series", () => {
-  it("groups the samples into a few series and keeps a zone with a sample only where it is not its series'", async () => {
+const byTimeAndId = (a: StoredRow, b: StoredRow) => a.start_date.getTime() - b.start_date.getTime() || Number(a.id) - Number(b.id);
+const overlaps = (a: LegacyRow, b: LegacyRow) => a.start_date < b.end_date && b.start_date < a.end_date;
+
+/** The menstrual cycles derived from the flow stored now (ids aside). */
+async function cyclesOf(userId: string) {
+  await db.$transaction((tx) => recomputeMenstrualCycles(tx, userId));
+  return (await listMenstrualCycles(db, userId, { limit: 10 })).data.map(({ id: _id, ...rest }) => rest);
+}
+
+/**
+ * Every read of category samples answers as `current` says: pages of both views (of one type,
+ * of every type, in a window, through their cursors), coverage, and the cycles derived from the
+ * flow. The headaches of two streams overlap on some days: the ring's rank first.
+ */
+async function expectEveryReadAsTheRows() {
+  const rows = [...current].sort(byTimeAndId);
+  const mine = rows.filter((row) => row.user_id === user);
+  expect(await allPages(user, { view: "all" })).toEqual(mine.map(asListed));
+  expect(await allPages(other, { view: "all" })).toEqual(rows.filter((row) => row.user_id === other).map(asListed));
+  for (const type of ["apple_stand_hour", "headache", "menstrual_flow"]) {
+    expect(await allPages(user, { view: "all", type }), type).toEqual(mine.filter((row) => row.type === type).map(asListed));
+  }
+  const start = new Date(T0 + 2 * DAY);
+  const end = new Date(T0 + 11 * DAY);
+  expect(await allPages(user, { view: "all", start: start.toISOString(), end: end.toISOString() }, 77)).toEqual(
+    mine.filter((row) => row.start_date >= start && row.start_date < end).map(asListed),
+  );
+
+  const ringHeadache = (row: LegacyRow) => row.type === "headache" && row.provider === "oura";
+  const appleHeadache = (row: LegacyRow) => row.type === "headache" && row.provider === "apple_health";
+  const merged = mine
+    .filter((row) => !(appleHeadache(row) && mine.some((ring) => ringHeadache(ring) && overlaps(ring, row))))
+    .map((row) => ({
+      ...asListed(row),
+      outranked: ringHeadache(row) && mine.some((h) => appleHeadache(h) && overlaps(h, row)) ? [{ provider: "apple_health", source: "apple" }] : [],
+    }));
+  expect(await allPages(user, { view: "merged" }, 40)).toEqual(merged);
+  expect(await allPages(user, { view: "merged", type: "headache" })).toEqual(merged.filter((row) => row.type === "headache"));
+  expect(await allPages(user, { view: "merged", type: "apple_stand_hour" }, 30)).toEqual(merged.filter((row) => row.type === "apple_stand_hour"));
+
+  const coverage = await getCoverage(db, user, { start: "2025-12-01T00:00:00Z", end: "2026-02-15T00:00:00Z" });
+  const perDay = new Map<string, number>();
+  for (const row of mine) {
+    const key = `${row.start_date.toISOString().slice(0, 10)}|${row.provider}`;
+    perDay.set(key, (perDay.get(key) ?? 0) + 1);
+  }
+  expect(coverage.data.map((d) => [`${d.date}|${d.provider}`, d.records.category_samples, d.total])).toEqual(
+    [...perDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, n]) => [key, n, n]),
+  );
+  const oura = await getCoverage(db, user, { start: "2026-01-01T00:00:00Z", end: "2026-02-15T00:00:00Z", provider: "oura" });
+  expect(oura.data.map((d) => d.records.category_samples)).toEqual(mine.filter(ringHeadache).map(() => 1));
+
+  expect(await cyclesOf(user)).toEqual(cyclesBefore);
+}
+
+/** How many rows each table holds. */
+async function counts(on: Sql = sql) {
+  const { rows } = await on.query(
+    `SELECT (SELECT count(*) FROM category_samples_legacy)::int AS legacy, (SELECT count(*) FROM category_samples)::int AS moved,
+       (SELECT count(*) FROM category_sample_series)::int AS series`,
+  );
+  return rows[0] as { legacy: number; moved: number; series: number };
+}
+
+/** The stored samples with these ids, each with its series' fields (series ids aside). */
+async function samplesInSeries(on: Sql, ids: readonly string[]) {
+  const { rows } = await on.query(
+    `SELECT s.id::text, s.start_date, s.end_date, s.ingested_at, s.identity, s.raw_object_id, s.external_uuid, s.value, s.external_id,
+       s.timezone, s.metadata, r.user_id, r.type, r.provider, r.source, r.source_key, r.device, r.on_body, r.source_name,
+       r.source_bundle_id, r.device_model, r.was_user_entered, r.timezone AS series_timezone
+     FROM category_samples s JOIN category_sample_series r ON r.user_id = s.user_id AND r.id = s.series_id
+     WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
+    [ids],
+  );
+  return rows;
+}
+
+/** Columns, indexes, constraints and the id sequence of the tables of category samples. */
+async function shapeOf(on: Sql) {
+  const tables = ["category_samples_legacy", "category_samples", "category_sample_series"];
+  const { rows } = await on.query(
+    `SELECT 'column' AS kind, table_name || '.' || column_name AS name,
+       concat_ws(' ', ordinal_position, data_type, datetime_precision, is_nullable, column_default) AS definition
+     FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ANY($1)
+     UNION ALL
+     SELECT 'index', indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = ANY($1)
+     UNION ALL
+     SELECT 'constraint', conrelid::regclass::text || '.' || conname, pg_get_constraintdef(oid) FROM pg_constraint
+     WHERE conrelid::regclass::text = ANY($1) AND contype <> 'n'  -- columns' NOT NULL (named after the table that made them) are above
+     UNION ALL
+     SELECT 'sequence', 'category_samples.id', pg_get_serial_sequence('category_samples', 'id')
+     ORDER BY 1, 2`,
+    [tables],
+  );
+  return rows;
+}
+
+describe("the upgrade to category samples in series, moved while svc serves", () => {
+  it("leaves the samples in the legacy table, and every read answers as from the old rows", async () => {
+    expect(await counts()).toEqual({ legacy: before.length, moved: 0, series: 0 });
+    cyclesBefore = await cyclesOf(user);
+    // Berlin's local days 2026-01-25 to 27, and the UTC days of the flow without a text zone.
+    expect(cyclesBefore[0]).toMatchObject({ start_date: "2026-01-25" });
+    await expectEveryReadAsTheRows();
+  });
+
+  it("moves a series of a user a batch, and every read answers the same in between", async () => {
+    // The user's first rows by id: the ring's headaches, then the flow.
+    const run = await moveLegacyData(db, { maxBatches: 2, moves: [categoryMove] });
+    expect(run).toEqual({ moved: { category_samples_legacy: ringHeadaches.length + flows.length }, done: false });
+    expect(await counts()).toEqual({ legacy: before.length - 8, moved: 8, series: 2 });
+    await expectEveryReadAsTheRows();
+  });
+
+  it("leaves every row where it was, in the legacy table or in series, when a batch fails", async () => {
+    const failing = before.find((row) => row.external_id === standHours[100]!.external_id)!;
+    await sql.query(`ALTER TABLE category_samples ADD CONSTRAINT fails_the_move CHECK (id <> ${Number(failing.id)}) NOT VALID`);
+    try {
+      await expect(moveLegacyData(db, { moves: [categoryMove] })).rejects.toThrow(/fails_the_move/);
+    } finally {
+      await sql.query(`ALTER TABLE category_samples DROP CONSTRAINT fails_the_move`);
+    }
+    expect(await counts()).toEqual({ legacy: before.length - 8, moved: 8, series: 2 });
+    await expectEveryReadAsTheRows();
+  });
+
+  it("deletes samples not moved yet by the provider's ids", async () => {
+    const gone = [standHours[30]!, headaches[1]!];
+    const deleted = await db.$transaction((tx) =>
+      applyProviderDeletions(tx, { userId: user, provider: "apple_health" }, [...gone.map((row) => row.external_id!), "no-such-id"]),
+    );
+    expect(deleted).toBe(2);
+    current = current.filter((row) => !gone.some((g) => g.external_id === row.external_id));
+    expect(await counts()).toMatchObject({ legacy: before.length - 8 - 2 });
+    await expectEveryReadAsTheRows();
+  });
+
+  it("moves a user's samples before a write of the user: sent again, nothing changes; a new sample gets a larger id", async () => {
+    const mine = current.filter((row) => row.user_id === user);
+    for (const provider of ["apple_health", "oura"]) {
+      const rows = mine.filter((row) => row.provider === provider);
+      const summary = await db.$transaction((tx) => writeCategorySamples(tx, { userId: user, provider }, asRecords(rows)));
+      expect(summary, provider).toMatchObject({ inserted: 0, updated: 0, unchanged: rows.length, rejected: 0 });
+    }
+    // Only the other user's session is left.
+    expect(await counts()).toEqual({ legacy: 1, moved: current.length - 1, series: 5 });
+
+    const session = legacy(user, "apple_health", WATCH, {
+      type: "mindful_session",
+      value: "breathing",
+      start: T0 - DAY,
+      end: T0 - DAY + 600_000,
+      externalId: randomUUID().toUpperCase(),
+      metadata: { timezone: "Europe/Berlin" },
+    });
+    const added = await db.$transaction((tx) => writeCategorySamples(tx, { userId: user, provider: "apple_health" }, asRecords([session])));
+    expect(added).toMatchObject({ inserted: 1 });
+    const [stored] = (await listCategorySamples(db, user, { view: "all", type: "mindful_session", limit: 1 })).data;
+    expect(stored!.id).toBeGreaterThan(Math.max(...before.map((row) => Number(row.id))));
+    current.push({ ...session, id: String(stored!.id), ingested_at: new Date(stored!.ingested_at) });
+    await expectEveryReadAsTheRows();
+  });
+
+  it("moves the rest; then the legacy table is empty and the samples lie in a few series, a zone with a sample only where it is not its series'", async () => {
+    expect(await moveLegacyData(db, { moves: [categoryMove] })).toEqual({ moved: { category_samples_legacy: 1 }, done: true });
+    expect(await moveLegacyData(db, { moves: [categoryMove] })).toEqual({ moved: { category_samples_legacy: 0 }, done: true });
     const { rows: series } = await sql.query(`SELECT user_id, type, provider, source_name, timezone FROM category_sample_series ORDER BY id`);
     expect(series).toEqual(
       expect.arrayContaining([
@@ -221,75 +424,37 @@ describe("the upgrade to category samples in series", () => {
         { user_id: user, type: "headache", provider: "apple_health", source_name: "Health", timezone: "Europe/Berlin" },
         { user_id: user, type: "headache", provider: "oura", source_name: null, timezone: null },
         { user_id: user, type: "menstrual_flow", provider: "apple_health", source_name: "Health", timezone: "Europe/Berlin" },
+        { user_id: user, type: "mindful_session", provider: "apple_health", source_name: "Apple Watch von Anna", timezone: "Europe/Berlin" },
         { user_id: other, type: "mindful_session", provider: "apple_health", source_name: "Apple Watch von Anna", timezone: "Asia/Tokyo" },
       ]),
     );
-    expect(series).toHaveLength(6);
+    expect(series).toHaveLength(7);
     const { rows } = await sql.query(
       `SELECT count(*)::int AS samples, count(*) FILTER (WHERE timezone IS NOT NULL)::int AS own_zones,
-         count(external_uuid)::int AS uuids, count(*) FILTER (WHERE metadata IS NULL)::int AS without_metadata
+         count(external_uuid)::int AS uuids, count(*) FILTER (WHERE metadata IS NULL)::int AS without_metadata,
+         (SELECT count(*)::int FROM category_samples_legacy) AS legacy
        FROM category_samples`,
     );
     // Zones of their own: 48 hours abroad, 48 without one, two flows whose metadata held no text zone.
-    // As uuid: the stand hours but the lowercase one, and the other user's session (the headaches' stay text).
-    // Metadata of their own: the headaches' and three flows'.
-    expect(rows[0]).toEqual({ samples: before.length, own_zones: 98, uuids: 14 * 24 - 1 + 1, without_metadata: before.length - 6 - 3 });
+    // As uuid: the stand hours but the lowercase one (and one deleted), the other user's session and the new one (the headaches' stay text).
+    // Metadata of their own: the headaches' (one deleted) and three flows'.
+    expect(rows[0]).toEqual({ samples: current.length, own_zones: 98, uuids: 14 * 24 - 1 - 1 + 1 + 1, without_metadata: current.length - 5 - 3, legacy: 0 });
+    await expectEveryReadAsTheRows();
   });
 
-  it("answers every page as the old rows, ids included, in both views of one stream and with a type or a window", async () => {
-    const mine = before.filter((row) => row.user_id === user);
-    expect(await allPages(user, { view: "all" })).toEqual(mine.map(asListed));
-    expect(await allPages(other, { view: "all" })).toEqual([asListed(before.find((row) => row.user_id === other)!)]);
-    for (const type of ["apple_stand_hour", "headache", "menstrual_flow"]) {
-      expect(await allPages(user, { view: "all", type }), type).toEqual(mine.filter((row) => row.type === type).map(asListed));
-    }
-    const start = new Date(T0 + 2 * DAY);
-    const end = new Date(T0 + 11 * DAY);
-    expect(await allPages(user, { view: "all", start: start.toISOString(), end: end.toISOString() }, 77)).toEqual(
-      mine.filter((row) => row.start_date >= start && row.start_date < end).map(asListed),
-    );
-    // One stream per type but the headaches' two: the merged view keeps every other sample.
-    expect(await allPages(user, { view: "merged", type: "apple_stand_hour" })).toEqual(
-      mine.filter((row) => row.type === "apple_stand_hour").map((row) => ({ ...asListed(row), outranked: [] })),
-    );
+  it("stores each sample as the migration's first text did: same id, series fields, zones, identity, provider id and metadata", async () => {
+    const ids = current.filter((row) => before.some((b) => b.id === row.id)).map((row) => row.id);
+    expect(await samplesInSeries(sql, ids)).toEqual(await samplesInSeries(firstText.sql, ids));
   });
 
-  it("merges overlapping samples of two streams by the source order, as the old rows would", async () => {
-    await setSourceOrder(db, user, "headache", ["oura", "apple"]);
-    const overlaps = (a: LegacyRow, b: LegacyRow) => a.start_date < b.end_date && b.start_date < a.end_date;
-    const mine = before.filter((row) => row.user_id === user);
-    const expected = mine
-      .filter((row) => !(row.provider === "apple_health" && row.type === "headache" && ringHeadaches.some((ring) => overlaps(ring, row))))
-      .map((row) => ({
-        ...asListed(row),
-        outranked: row.provider === "oura" && headaches.some((h) => overlaps(h, row)) ? [{ provider: "apple_health", source: "apple" }] : [],
-      }));
-    expect(await allPages(user, { view: "merged" }, 40)).toEqual(expected);
-    expect(await allPages(user, { view: "merged", type: "headache" })).toEqual(expected.filter((row) => row.type === "headache"));
-  });
-
-  it("counts coverage per provider and day as the old rows", async () => {
-    const coverage = await getCoverage(db, user, { start: "2026-01-01T00:00:00Z", end: "2026-02-15T00:00:00Z" });
-    const expected = new Map<string, number>();
-    for (const row of before.filter((r) => r.user_id === user)) {
-      const key = `${row.start_date.toISOString().slice(0, 10)}|${row.provider}`;
-      expected.set(key, (expected.get(key) ?? 0) + 1);
-    }
-    expect(coverage.data.map((d) => [`${d.date}|${d.provider}`, d.records.category_samples, d.total])).toEqual(
-      [...expected].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, n]) => [key, n, n]),
-    );
-    const oura = await getCoverage(db, user, { start: "2026-01-01T00:00:00Z", end: "2026-02-15T00:00:00Z", provider: "oura" });
-    expect(oura.data.map((d) => d.records.category_samples)).toEqual([1, 1, 1]);
-  });
-
-  it("finds every sample again by its identity: sent again, nothing changes; the cycles are those of the same flow written anew", async () => {
-    const mine = before.filter((row) => row.user_id === user);
+  it("finds every sample again by its identity; the cycles are those of the same flow written anew", async () => {
+    const mine = current.filter((row) => row.user_id === user);
     for (const provider of ["apple_health", "oura"]) {
       const rows = mine.filter((row) => row.provider === provider);
       const summary = await db.$transaction((tx) => writeCategorySamples(tx, { userId: user, provider }, asRecords(rows)));
       expect(summary, provider).toMatchObject({ inserted: 0, updated: 0, unchanged: rows.length, rejected: 0 });
     }
-    expect(await allPages(user, { view: "all" })).toEqual(mine.map(asListed));
+    await expectEveryReadAsTheRows();
 
     // The same flow written anew for a fresh user: the same samples (but for ids and times of
     // storing) and the same cycles as the upgraded ones.
@@ -298,15 +463,11 @@ describe("the upgrade to category samples in series", () => {
     await db.$transaction((tx) => writeCategorySamples(tx, { userId: fresh, provider: "apple_health" }, asRecords(flowRows)));
     const withoutIds = (list: CategorySampleDto[]) => list.map(({ id: _id, ingested_at: _at, ...rest }) => rest);
     expect(withoutIds(await allPages(fresh, { view: "all" }))).toEqual(withoutIds(flowRows.map(asListed)));
-    await db.$transaction((tx) => recomputeMenstrualCycles(tx, user));
-    const cycles = async (userId: string) => (await listMenstrualCycles(db, userId, { limit: 10 })).data.map(({ id: _id, ...rest }) => rest);
-    expect(await cycles(user)).toEqual(await cycles(fresh));
-    // Berlin's local days 2026-01-25 to 27, and the UTC days of the flow without a text zone.
-    expect((await cycles(user))[0]).toMatchObject({ start_date: "2026-01-25" });
+    expect(await cyclesOf(fresh)).toEqual(cyclesBefore);
   });
 
-  it("changes a sample sent again in place, and gives new samples larger ids", async () => {
-    const stood = before.find((row) => row.type === "apple_stand_hour" && row.value === "stood")!;
+  it("changes a sample sent again in place", async () => {
+    const stood = current.find((row) => row.type === "apple_stand_hour" && row.value === "stood")!;
     const [record] = asRecords([stood]);
     const changed = await db.$transaction((tx) =>
       writeCategorySamples(tx, { userId: user, provider: "apple_health" }, [{ ...record!, value: "idle", metadata: { timezone: "Asia/Tokyo" } }]),
@@ -314,16 +475,10 @@ describe("the upgrade to category samples in series", () => {
     expect(changed).toMatchObject({ inserted: 0, updated: 1 });
     const page = await listCategorySamples(db, user, { view: "all", type: "apple_stand_hour", start: stood.start_date.toISOString(), limit: 1 });
     expect(page.data[0]).toMatchObject({ id: Number(stood.id), value: "idle", metadata: { timezone: "Asia/Tokyo" }, external_id: stood.external_id });
-    const added = await db.$transaction((tx) =>
-      writeCategorySamples(tx, { userId: user, provider: "apple_health" }, [{ ...record!, external_id: randomUUID().toUpperCase(), start_date: new Date(T0 - DAY), end_date: new Date(T0 - DAY + HOUR) }]),
-    );
-    expect(added).toMatchObject({ inserted: 1 });
-    const [first] = (await listCategorySamples(db, user, { view: "all", limit: 1 })).data;
-    expect(first!.id).toBeGreaterThan(Math.max(...before.map((row) => Number(row.id))));
   });
 
   it("deletes by the provider's ids of any type, and a user's samples with the user", async () => {
-    const gone = [standHours[30]!, headaches[1]!];
+    const gone = [standHours[31]!, headaches[2]!];
     const deleted = await db.$transaction((tx) =>
       applyProviderDeletions(tx, { userId: user, provider: "apple_health" }, [...gone.map((row) => row.external_id!), "no-such-id"]),
     );
@@ -337,5 +492,25 @@ describe("the upgrade to category samples in series", () => {
     const { rows } = await sql.query(`SELECT user_id, count(*)::int AS n FROM category_samples GROUP BY 1 UNION ALL SELECT user_id, -count(*)::int FROM category_sample_series GROUP BY 1 ORDER BY 1, 2`);
     expect(rows.filter((row) => row.user_id === user)).toEqual([]);
     expect(rows.filter((row) => row.user_id === other).map((row) => row.n)).toEqual([-1, 1]);
+  });
+});
+
+describe("a database upgraded by the migration's first text", () => {
+  it("is accepted, and gets an empty legacy table shaped as the renamed one, beside the same tables", async () => {
+    expect(createHash("sha256").update(FIRST_TEXT).digest("hex")).toBe(FIRST_CHECKSUM);
+    const { rows } = await firstText.sql.query(`SELECT checksum FROM _prisma_migrations WHERE migration_name LIKE $1`, [`%${MIGRATION}`]);
+    expect(rows).toEqual([{ checksum: FIRST_CHECKSUM }]);
+    expect(await applyMigrations(firstText.url)).toEqual([]);
+    expect(await counts(firstText.sql)).toEqual({ legacy: 0, moved: before.length, series: 6 });
+    expect(await shapeOf(firstText.sql)).toEqual(await shapeOf(sql));
+  });
+
+  it("answers every page as the old rows", async () => {
+    const upgraded = createDatabase(firstText.url, { max: 1 });
+    try {
+      expect(await allPages(user, { view: "all" }, 50, upgraded)).toEqual(before.filter((row) => row.user_id === user).map(asListed));
+    } finally {
+      await upgraded.$disconnect();
+    }
   });
 });

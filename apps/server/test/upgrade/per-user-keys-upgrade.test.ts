@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database } from "@svc/db";
-import { getEcgRecording, listHrvResults, listRrIntervals, listSleepPhases, listWorkoutRoute, listWorkouts } from "@svc/core";
+import { getEcgRecording, listHrvResults, listRrIntervals, listSleepPhases, listWorkoutRoute, listWorkouts, moveLegacyData } from "@svc/core";
 import type { connectSql } from "@svc/testing";
 import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
@@ -135,6 +135,8 @@ beforeAll(async () => {
   // The reads below run on the latest schema.
   await applyMigrations(url);
   db = createDatabase(url, { max: 2 });
+  // Parts a later migration leaves in legacy tables go to where they live now (GROUPED).
+  await moveLegacyData(db);
 });
 
 afterAll(async () => {

@@ -43,8 +43,12 @@ export async function deleteConsentRows(db: DbClient, target: ConsentDeletionTar
   const limitOf = (batch: number) => (limited ? Prisma.sql`LIMIT ${batch}` : Prisma.empty);
   let deleted = 0;
   const typed = [
-    // A series takes its samples with it (chunks of quantity samples, category samples).
+    // A series takes its samples with it (chunks of quantity samples, category samples). Samples
+    // an upgrade left in a legacy table until the job data-moves moves them go before their
+    // series: one moved meanwhile goes with its series.
+    { table: "quantity_samples_legacy", types: target.quantityTypes, batch: 5_000 },
     { table: "quantity_sample_series", types: target.quantityTypes, batch: 10 },
+    { table: "category_samples_legacy", types: target.categoryTypes, batch: 5_000 },
     { table: "category_sample_series", types: target.categoryTypes, batch: 10 },
   ];
   for (const { table, types, batch } of typed) {

@@ -13,10 +13,12 @@ export interface ErasureTarget {
  * intervals and HRV results, ECG voltages (smaller batches for the tables with parts).
  */
 const ERASED_TABLES = [
-  // A series takes its chunks of samples with it.
+  // Samples an upgrade left in a legacy table until the job data-moves moves them go before
+  // their series: one moved meanwhile goes with its series. A series takes its samples with it.
+  { table: "quantity_samples_legacy", batch: 5_000 },
   { table: "quantity_sample_series", batch: 10 },
   { table: "quantity_sample_streams", batch: 10_000 },
-  // As do category sample series with their samples.
+  { table: "category_samples_legacy", batch: 5_000 },
   { table: "category_sample_series", batch: 10 },
   { table: "sleep_sessions", batch: 1_000 },
   { table: "workouts", batch: 500 },

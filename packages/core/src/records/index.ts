@@ -49,6 +49,7 @@ export { queueStaleMergedRollups, refreshMergedSampleRollups } from "./samples/m
 export { rebuildUserSampleRollups } from "./samples/sample-rollup-repository.ts";
 export { listSampleTypeSpans } from "./samples/sample-stream-repository.ts";
 export { findSampleTypesByExternalId } from "./samples/sample-chunks.ts";
+export { moveLegacySampleBatch, moveUserLegacySamples } from "./samples/legacy-sample-move.ts";
 export * from "./samples/sample-types.ts";
 export * from "./samples/sample-writer.ts";
 export { externalIdentity, recordIdentity } from "./samples/sample-identity.ts";

@@ -11,3 +11,4 @@ export {
 } from "./open-share.ts";
 export * from "./shares.ts";
 export { listRevokedCategories, waitForRecordWriters } from "./source-consent-repository.ts";
+export { listRecordZones } from "./record-zone-repository.ts";

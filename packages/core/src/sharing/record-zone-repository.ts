@@ -20,7 +20,8 @@ export function listRecordZones(
       : Prisma.sql`UNION ALL
         SELECT z.zone FROM unnest(${[...q.sampleTypes]}::text[]) t(type)
         CROSS JOIN LATERAL (
-          SELECT coalesce(r.timezone, u.metadata->>'timezone') AS zone
+          SELECT zone FROM (
+          (SELECT coalesce(r.timezone, u.metadata->>'timezone') AS zone, c.hour + u.start_offset * interval '1 millisecond' AS at
           FROM (
             -- The latest chunks first: each holds at least one sample.
             SELECT c.* FROM quantity_sample_series r0
@@ -34,7 +35,14 @@ export function listRecordZones(
           WHERE u.value IS NOT NULL AND c.hour + u.start_offset * interval '1 millisecond' >= ${q.start}
             AND c.hour + u.start_offset * interval '1 millisecond' < ${q.end}
           ORDER BY c.hour + u.start_offset * interval '1 millisecond' DESC
-          LIMIT ${SAMPLES_PER_TYPE}
+          LIMIT ${SAMPLES_PER_TYPE})
+          UNION ALL
+          -- Samples an upgrade left one row each, until the job data-moves moves them.
+          (SELECT l.metadata->>'timezone', l.start_date FROM quantity_samples_legacy l
+          WHERE l.user_id = ${q.userId}::uuid AND l.type = t.type AND l.start_date >= ${q.start} AND l.start_date < ${q.end}
+          ORDER BY l.start_date DESC LIMIT ${SAMPLES_PER_TYPE})
+          ) latest
+          ORDER BY at DESC LIMIT ${SAMPLES_PER_TYPE}
         ) z`;
   return db.$queryRaw<Array<{ zone: string; records: number }>>`
     SELECT zone, count(*)::int AS records FROM (

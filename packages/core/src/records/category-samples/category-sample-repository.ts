@@ -60,6 +60,15 @@ const CATEGORY_COLUMNS = Prisma.sql`s.id, r.type, s.value, s.start_date, s.end_d
   coalesce(s.metadata, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('timezone', ${ZONE})) AS metadata,
   r.provider, r.source, r.device, s.ingested_at`;
 
+/**
+ * A sample of category_samples_legacy (stored one wide row each before the upgrade to series,
+ * until the job data-moves moves it: legacy-category-sample-repository.ts) aliased `l`, as
+ * CATEGORY_COLUMNS shows a sample moved: its metadata and provider's id are stored as shown.
+ * Every read adds the user's legacy samples to the others.
+ */
+const LEGACY_COLUMNS = Prisma.sql`l.id, l.type, l.value, l.start_date, l.end_date, l.source_name, l.source_bundle_id, l.device_model,
+  l.external_id, l.was_user_entered, l.metadata, l.provider, l.source, l.device, l.ingested_at`;
+
 /** Category samples match per type when their intervals overlap (spec: anything else). */
 export const CATEGORY_TABLE: MergeTable = {
   table: "category_samples",
@@ -68,6 +77,17 @@ export const CATEGORY_TABLE: MergeTable = {
   end: "end_date",
   sameMetric: ["type"],
 };
+
+/** The samples not moved yet, which hold their series' fields themselves. */
+const LEGACY_CATEGORY_TABLE: MergeTable = { table: "category_samples_legacy", start: "start_date", end: "end_date", sameMetric: ["type"] };
+
+/**
+ * Every category sample write or move of a user holds this lock until its transaction ends: a
+ * write first moves the user's samples not moved yet, so that it finds them by their identity.
+ */
+export async function lockUserCategorySamples(db: DbClient, userId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('category_samples:' || ${userId}, 0))`;
+}
 
 /**
  * Inserts new category samples and updates stored ones whose value, times, series or details
@@ -114,13 +134,25 @@ export interface CategoryPageQuery extends TimePageQuery<AfterTimeBigint> {
   type?: string | undefined;
 }
 
+/** The page's window and cursor on a sample aliased `s` (or `l`). */
+function timeFilters(q: CategoryPageQuery, s: "s" | "l"): Prisma.Sql[] {
+  const col = (name: string) => Prisma.raw(`${s}.${name}`);
+  const parts: Prisma.Sql[] = [];
+  if (q.start) parts.push(Prisma.sql`${col("start_date")} >= ${q.start}`);
+  if (q.end) parts.push(Prisma.sql`${col("start_date")} < ${q.end}`);
+  if (q.after) parts.push(Prisma.sql`(${col("start_date")}, ${col("id")}) > (${q.after.t}, ${q.after.id})`);
+  return parts;
+}
+
 /** The page's conditions on a sample `s` of the series `r`. */
 function sampleFilters(q: CategoryPageQuery): Prisma.Sql {
-  const parts = [Prisma.sql`s.user_id = r.user_id AND s.series_id = r.id`];
-  if (q.start) parts.push(Prisma.sql`s.start_date >= ${q.start}`);
-  if (q.end) parts.push(Prisma.sql`s.start_date < ${q.end}`);
-  if (q.after) parts.push(Prisma.sql`(s.start_date, s.id) > (${q.after.t}, ${q.after.id})`);
-  return Prisma.join(parts, " AND ");
+  return Prisma.join([Prisma.sql`s.user_id = r.user_id AND s.series_id = r.id`, ...timeFilters(q, "s")], " AND ");
+}
+
+/** The page's conditions on a legacy sample `l` (of one type or all). */
+function legacyFilters(q: CategoryPageQuery, type: string | undefined): Prisma.Sql {
+  const own = type === undefined ? Prisma.sql`l.user_id = ${q.userId}::uuid` : Prisma.sql`l.user_id = ${q.userId}::uuid AND l.type = ${type}`;
+  return Prisma.join([own, ...timeFilters(q, "l")], " AND ");
 }
 
 /** The user's series `r` (of one type or all). */
@@ -130,25 +162,48 @@ function seriesFilters(userId: string, type: string | undefined): Prisma.Sql {
 
 /**
  * One page of category samples (of one type or all), oldest first; one row more than `limit`.
- * Each series gives its first `limit + 1` samples in the order of its key; the page is the
- * first of them all.
+ * Each series gives its first `limit + 1` samples in the order of its key, the legacy samples
+ * theirs in the order of their index; the page is the first of them all.
  */
 export function selectCategorySamples(db: DbClient, q: CategoryPageQuery): Promise<CategorySampleRow[]> {
   return db.$queryRaw<CategorySampleRow[]>`
-    SELECT ${CATEGORY_COLUMNS}
-    FROM category_sample_series r
-    CROSS JOIN LATERAL (
-      SELECT * FROM category_samples s WHERE ${sampleFilters(q)} ORDER BY s.start_date, s.id LIMIT ${q.limit + 1}
-    ) s
-    WHERE ${seriesFilters(q.userId, q.type)}
-    ORDER BY s.start_date, s.id
+    SELECT * FROM (
+      (SELECT ${CATEGORY_COLUMNS}
+      FROM category_sample_series r
+      CROSS JOIN LATERAL (
+        SELECT * FROM category_samples s WHERE ${sampleFilters(q)} ORDER BY s.start_date, s.id LIMIT ${q.limit + 1}
+      ) s
+      WHERE ${seriesFilters(q.userId, q.type)}
+      ORDER BY s.start_date, s.id
+      LIMIT ${q.limit + 1})
+      UNION ALL
+      (SELECT ${LEGACY_COLUMNS} FROM category_samples_legacy l WHERE ${legacyFilters(q, q.type)} ORDER BY l.start_date, l.id LIMIT ${q.limit + 1})
+    ) page
+    ORDER BY page.start_date, page.id
     LIMIT ${q.limit + 1}`;
 }
 
 /**
+ * The merged view of a sample aliased `r` of the series (or legacy sample) `rs`: the matching
+ * samples of other streams are looked for among the samples in series and the legacy ones.
+ */
+function mergeOf(r: string, rs: string): { keep: Prisma.Sql; outranked: Prisma.Sql } {
+  const moved = mergeConditions(CATEGORY_TABLE, "other", r, rs);
+  const legacy = mergeConditions(LEGACY_CATEGORY_TABLE, "other", r, rs);
+  return {
+    keep: Prisma.sql`${moved.keep} AND ${legacy.keep}`,
+    // As one list, each stream once, in the order a single jsonb_agg(DISTINCT ...) gives.
+    outranked: Prisma.sql`(
+      SELECT coalesce(jsonb_agg(DISTINCT o.value), '[]'::jsonb)
+      FROM (SELECT value FROM jsonb_array_elements(${moved.outranked}) UNION ALL SELECT value FROM jsonb_array_elements(${legacy.outranked})) o
+    )`,
+  };
+}
+
+/**
  * One page of the merged view. Each type is ranked on its own (the metric is the type), so
- * the page is the union of one ranked query per type, each reading its series as
- * selectCategorySamples does, cut to `limit + 1` rows overall.
+ * the page is the union of one ranked query per type, each reading its series and legacy
+ * samples as selectCategorySamples does, cut to `limit + 1` rows overall.
  */
 export async function selectMergedCategorySamples(
   db: DbClient,
@@ -156,9 +211,10 @@ export async function selectMergedCategorySamples(
   streamsByType: ReadonlyMap<string, readonly SqlStream[]>,
 ): Promise<CategorySampleRow[]> {
   if (streamsByType.size === 0) return [];
-  const merge = mergeConditions(CATEGORY_TABLE, "other", "s", "r");
-  const branches = [...streamsByType].map(
-    ([type, streams]) => Prisma.sql`(
+  const merge = mergeOf("s", "r");
+  const legacyMerge = mergeOf("l", "l");
+  const branches = [...streamsByType].flatMap(([type, streams]) => [
+    Prisma.sql`(
       WITH ${streamsCte(streams)}
       SELECT ${CATEGORY_COLUMNS}, ${merge.outranked} AS outranked
       FROM category_sample_series r
@@ -170,7 +226,16 @@ export async function selectMergedCategorySamples(
       ORDER BY s.start_date, s.id
       LIMIT ${q.limit + 1}
     )`,
-  );
+    Prisma.sql`(
+      WITH ${streamsCte(streams)}
+      SELECT ${LEGACY_COLUMNS}, ${legacyMerge.outranked} AS outranked
+      FROM category_samples_legacy l
+      ${rankOfRecord("l")}
+      WHERE ${legacyFilters(q, type)} AND ${legacyMerge.keep}
+      ORDER BY l.start_date, l.id
+      LIMIT ${q.limit + 1}
+    )`,
+  ]);
   return db.$queryRaw<CategorySampleRow[]>`
     SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) page
     ORDER BY page.start_date, page.id
@@ -179,12 +244,22 @@ export async function selectMergedCategorySamples(
 
 /** The user's streams of category samples (of one type or all), with each stream's longest sample. */
 export function selectCategoryStreams(db: DbClient, userId: string, type: string | undefined) {
+  const legacyOfType = type === undefined ? Prisma.empty : Prisma.sql` AND l.type = ${type}`;
   return db.$queryRaw<Array<{ type: string; sourceKey: string; provider: string; onBody: boolean; maxDurationSeconds: number }>>`
-    SELECT r.type, r.source_key AS "sourceKey", r.provider, r.on_body AS "onBody",
-      ceil(extract(epoch FROM max(s.end_date - s.start_date)))::int AS "maxDurationSeconds"
-    FROM category_sample_series r
-    JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id
-    WHERE ${seriesFilters(userId, type)}
+    SELECT x.type, x.source_key AS "sourceKey", x.provider, x.on_body AS "onBody",
+      ceil(extract(epoch FROM max(x.duration)))::int AS "maxDurationSeconds"
+    FROM (
+      SELECT r.type, r.source_key, r.provider, r.on_body, max(s.end_date - s.start_date) AS duration
+      FROM category_sample_series r
+      JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id
+      WHERE ${seriesFilters(userId, type)}
+      GROUP BY 1, 2, 3, 4
+      UNION ALL
+      SELECT l.type, l.source_key, l.provider, l.on_body, max(l.end_date - l.start_date)
+      FROM category_samples_legacy l
+      WHERE l.user_id = ${userId}::uuid${legacyOfType}
+      GROUP BY 1, 2, 3, 4
+    ) x
     GROUP BY 1, 2, 3, 4
     ORDER BY 1, 2, 3, 4`;
 }
@@ -195,5 +270,9 @@ export function selectMenstrualFlowTimes(db: DbClient, userId: string) {
     SELECT s.start_date, s.end_date, coalesce(${ZONE}, s.metadata->>'timezone') AS timezone
     FROM category_sample_series r
     JOIN category_samples s ON s.user_id = r.user_id AND s.series_id = r.id
-    WHERE r.user_id = ${userId}::uuid AND r.type = 'menstrual_flow' AND s.value <> 'none'`;
+    WHERE r.user_id = ${userId}::uuid AND r.type = 'menstrual_flow' AND s.value <> 'none'
+    UNION ALL
+    SELECT l.start_date, l.end_date, l.metadata->>'timezone'
+    FROM category_samples_legacy l
+    WHERE l.user_id = ${userId}::uuid AND l.type = 'menstrual_flow' AND l.value <> 'none'`;
 }

@@ -1,6 +1,7 @@
 import { findCategoryType } from "../catalog/index.ts";
 import { analyzeAfterBulkWrite, type DbClient } from "../../platform/index.ts";
-import { upsertCategorySamples, type CategorySampleWrite } from "./category-sample-repository.ts";
+import { lockUserCategorySamples, upsertCategorySamples, type CategorySampleWrite } from "./category-sample-repository.ts";
+import { moveUserLegacyCategorySamples } from "./category-sample-move.ts";
 import { categorySeries, categorySeriesKey, type CategorySeriesFields } from "./category-sample-series-repository.ts";
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { recomputeMenstrualCycles, MENSTRUAL_FLOW } from "../menstrual-cycles/menstrual-cycles.ts";
@@ -47,7 +48,8 @@ interface NormalizedCategorySample {
  * Stores category samples idempotently (identity as for quantity samples: the provider's id,
  * else times, device and source name; a changed value updates), records what it cannot
  * store as rejected records (never quoting a value), and recomputes the user's menstrual
- * cycles when menstrual flow changed. Call inside the caller's transaction.
+ * cycles when menstrual flow changed. Call inside the caller's transaction: it holds the
+ * user's category sample lock until the transaction ends.
  */
 export async function writeCategorySamples(
   db: DbClient,
@@ -61,6 +63,9 @@ export async function writeCategorySamples(
     ({ sample }) => `${sample.type}\u0000${sample.dedupeKey}`,
   );
   const normalized = [...partitioned.byIdentity.values()];
+  // The user's samples not moved yet since the upgrade to series first: a sample sent again is found by its identity.
+  await lockUserCategorySamples(db, batch.userId);
+  await moveUserLegacyCategorySamples(db, batch.userId);
   // A series not stored yet takes the zone of its first sample here.
   const newSeries = new Map<string, CategorySeriesFields & { timezone: string | null }>();
   for (const { series, timezone } of normalized) {

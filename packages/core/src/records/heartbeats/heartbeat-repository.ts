@@ -3,7 +3,7 @@ import type { DbClient } from "../../platform/index.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
 import { chunksOfPage } from "../row-chunk-repository.ts";
-import { chunkLayout } from "../row-chunks.ts";
+import { CHUNK_ROWS, CHUNK_SPAN_MS, chunkLayout } from "../row-chunks.ts";
 
 /** A normalized heartbeat series ready to store (its intervals are stored separately). */
 export interface HeartbeatSeriesWrite {
@@ -90,6 +90,52 @@ const intervalsOf = (where: Prisma.Sql) => Prisma.sql`
   WHERE ${where}`;
 
 /**
+ * Taken by every transaction that writes a user's RR intervals or moves their legacy rows
+ * (row-chunk-move.ts), before it locks any heartbeat series row.
+ */
+export async function lockUserRrIntervals(db: DbClient, userId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('rr_intervals:' || ${userId}, 0))`;
+}
+
+/** The first series (by user and series id) with intervals left in rr_intervals_legacy, or null when none is. */
+export async function nextLegacyRrSeries(db: DbClient): Promise<{ userId: string; seriesId: string } | null> {
+  const [row] = await db.$queryRaw<Array<{ user_id: string; series_id: string }>>`
+    SELECT user_id, series_id FROM rr_intervals_legacy ORDER BY user_id, series_id, timestamp LIMIT 1`;
+  return row ? { userId: row.user_id, seriesId: row.series_id } : null;
+}
+
+/**
+ * Moves a series' intervals from rr_intervals_legacy into chunks laid out as chunkLayout lays
+ * them out (the SQL of the first text of the migration *_grouped_rr_and_route_points, for one
+ * series); returns how many it moved. Call after lockUserRrIntervals.
+ */
+export async function moveLegacyRrIntervals(db: DbClient, userId: string, seriesId: string): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ moved: number }>>`
+    WITH moved AS (
+      DELETE FROM rr_intervals_legacy WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid
+      RETURNING timestamp, interval_ms, preceded_by_gap
+    ), placed AS (
+      SELECT m.*, (row_number() OVER (ORDER BY m.timestamp) - 1) / ${CHUNK_ROWS}::int AS slab,
+        floor(extract(epoch FROM m.timestamp - min(m.timestamp) OVER ()) * 1000 / ${CHUNK_SPAN_MS}::bigint) AS span
+      FROM moved m
+    ), numbered AS (
+      SELECT p.*, dense_rank() OVER (ORDER BY p.slab, p.span) - 1 AS chunk_no FROM placed p
+    ), dated AS (
+      SELECT n.*, min(n.timestamp) OVER (PARTITION BY n.chunk_no) AS first_at FROM numbered n
+    ), inserted AS (
+      INSERT INTO rr_interval_chunks (user_id, series_id, chunk_no, first_at, last_at, interval_count, offsets_ms, interval_ms, preceded_by_gap)
+      SELECT ${userId}::uuid, ${seriesId}::uuid, d.chunk_no, d.first_at, max(d.timestamp), count(*)::int,
+        array_agg((extract(epoch FROM d.timestamp - d.first_at) * 1000)::int ORDER BY d.timestamp),
+        array_agg(d.interval_ms ORDER BY d.timestamp), array_agg(d.preceded_by_gap ORDER BY d.timestamp)
+      FROM dated d
+      GROUP BY d.chunk_no, d.first_at
+      RETURNING interval_count
+    )
+    SELECT coalesce(sum(interval_count), 0)::int AS moved FROM inserted`;
+  return row?.moved ?? 0;
+}
+
+/**
  * Replaces a series' intervals (one per timestamp) when they differ from the stored ones;
  * returns whether they did. They are stored in chunks (records/row-chunks.ts).
  */
@@ -152,23 +198,39 @@ export interface HeartbeatPageQuery<After> extends TimePageQuery<After> {
   seriesId?: string | undefined;
 }
 
+/** Conditions on RR intervals under the alias `r` (columns as intervalsOf names them): a page's window and cursor. */
+function pageRows(q: HeartbeatPageQuery<AfterTimeUuid>, r: Prisma.Sql): Prisma.Sql {
+  const rows = [Prisma.sql`true`];
+  if (q.start) rows.push(Prisma.sql`${r}.timestamp >= ${q.start}`);
+  if (q.end) rows.push(Prisma.sql`${r}.timestamp < ${q.end}`);
+  if (q.after) rows.push(Prisma.sql`(${r}.timestamp, ${r}.series_id) > (${q.after.t}, ${q.after.id}::uuid)`);
+  return Prisma.join(rows, " AND ");
+}
+
 /**
  * One page of a user's RR intervals by (timestamp, series id); one row more than `limit`.
- * Unnests only the chunks the page needs (row-chunk-repository.ts).
+ * Unnests only the chunks the page needs (row-chunk-repository.ts), and adds the intervals not
+ * yet moved out of rr_intervals_legacy (an index probe when the user has none).
  */
 export async function listRrIntervals(db: DbClient, q: HeartbeatPageQuery<AfterTimeUuid>): Promise<RrIntervalRow[]> {
   const owner = [Prisma.sql`c.user_id = ${q.userId}::uuid`];
   if (q.seriesId) owner.push(Prisma.sql`c.series_id = ${q.seriesId}::uuid`);
   const chunks = await chunksOfPage(db, "rr_interval_chunks", { ...q, chunksOf: Prisma.join(owner, " AND "), after: q.after?.t });
-  const rows = [Prisma.sql`true`];
-  if (q.start) rows.push(Prisma.sql`r.timestamp >= ${q.start}`);
-  if (q.end) rows.push(Prisma.sql`r.timestamp < ${q.end}`);
-  if (q.after) rows.push(Prisma.sql`(r.timestamp, r.series_id) > (${q.after.t}, ${q.after.id}::uuid)`);
+  const legacy = [Prisma.sql`l.user_id = ${q.userId}::uuid`, pageRows(q, Prisma.raw("l"))];
+  if (q.seriesId) legacy.push(Prisma.sql`l.series_id = ${q.seriesId}::uuid`);
+  // Redundant with the cursor's condition, but a range on the index (user_id, timestamp, id).
+  if (q.after) legacy.push(Prisma.sql`l.timestamp >= ${q.after.t}`);
   return db.$queryRaw<RrIntervalRow[]>`
     SELECT r.series_id, r.timestamp, r.interval_ms, r.preceded_by_gap, ${SERIES_PROVENANCE}
-    FROM (${intervalsOf(chunks)}) r
+    FROM (
+      SELECT * FROM (${intervalsOf(chunks)}) k WHERE ${pageRows(q, Prisma.raw("k"))}
+      UNION ALL
+      (SELECT l.timestamp, l.interval_ms, l.preceded_by_gap, l.user_id, l.series_id FROM rr_intervals_legacy l
+       WHERE ${Prisma.join(legacy, " AND ")}
+       ORDER BY l.timestamp, l.series_id
+       LIMIT ${q.limit + 1})
+    ) r
     JOIN heartbeat_series h ON h.user_id = r.user_id AND h.id = r.series_id
-    WHERE ${Prisma.join(rows, " AND ")}
     ORDER BY r.timestamp, r.series_id
     LIMIT ${q.limit + 1}`;
 }

@@ -1,6 +1,8 @@
 import { computeHrv } from "./heart-rate-variability.ts";
 import type { DbClient } from "../../platform/index.ts";
 import {
+  lockUserRrIntervals,
+  moveLegacyRrIntervals,
   replaceRrIntervals,
   touchHeartbeatSeries,
   upsertHeartbeatSeries,
@@ -47,6 +49,7 @@ export async function writeHeartbeatSeries(db: DbClient, batch: RecordBatch, rec
   const partitioned = partitionRecords(records, "heartbeat_series", (r) => normalizeSeries(r, batch.provider), (n) => n.series.dedupeKey);
   const { byIdentity } = partitioned;
   const all = [...byIdentity.values()];
+  if (all.length > 0) await lockUserRrIntervals(db, batch.userId);
   const stored = await upsertHeartbeatSeries(db, { ...batch, rawObjectId: batch.rawObjectId ?? null }, all.map((s) => s.series));
   let inserted = 0;
   let updated = 0;
@@ -54,6 +57,8 @@ export async function writeHeartbeatSeries(db: DbClient, batch: RecordBatch, rec
   for (const row of stored) {
     const normalized = byIdentity.get(row.dedupe_key);
     if (!normalized) continue;
+    // Intervals an upgrade left behind join the chunks first, so they are compared and kept as stored ones.
+    await moveLegacyRrIntervals(db, batch.userId, row.id);
     const intervalsChanged = await replaceRrIntervals(db, row.id, batch.userId, normalized.intervals);
     const hrvChanged = await upsertHrvResult(db, row.id, batch.userId, {
       firstBeatAt: normalized.firstBeatAt,

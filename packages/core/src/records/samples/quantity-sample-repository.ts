@@ -4,6 +4,7 @@ import { streamsCte, UNRANKED, type SqlStream } from "../merge/merge-sql-reposit
 import { MATCH_WINDOW_SECONDS, type MatchKind } from "../merge/match-kinds.ts";
 import type { AfterTimeBigint, TimePageQuery } from "../record-cursors.ts";
 import { SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
+import type { SampleSeries } from "./sample-series-repository.ts";
 
 /**
  * Reads of quantity samples, which are stored grouped (sample-chunk-repository.ts): every
@@ -54,7 +55,9 @@ export interface SamplePageRow {
   external_id: string | null;
   metadata: Record<string, unknown>;
   ingested_ms: number;
-  series_id: bigint;
+  /** Null for a sample not moved yet from the legacy table: its series' fields are in legacy_series. */
+  series_id: bigint | null;
+  legacy_series: Omit<SampleSeries, "id"> | null;
   /** Only in the merged view. */
   outranked?: Array<{ provider: string; source: string }>;
 }
@@ -63,7 +66,7 @@ export interface SamplePageRow {
 const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
 
 const PAGE_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id, metadata,
-  ${epochMs("ingested_at")} AS ingested_ms, series_id`;
+  ${epochMs("ingested_at")} AS ingested_ms, series_id, legacy_series`;
 
 export interface SeriesFilter {
   userId: string;
@@ -72,11 +75,18 @@ export interface SeriesFilter {
   provider?: string | undefined;
 }
 
-/** `series`: the user's series of the type (and provider). */
+/**
+ * `series`: the user's series of the type (and provider); `legacy_samples`: its samples an
+ * upgrade left one row each, until the job data-moves moves them (legacy-sample-move.ts), not
+ * materialized: each reference reads only the index range its conditions name.
+ */
 export function seriesCte(q: SeriesFilter): Prisma.Sql {
+  const provider = q.provider ? Prisma.sql` AND provider = ${q.provider}` : Prisma.empty;
   return Prisma.sql`series AS (
-    SELECT * FROM quantity_sample_series
-    WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${q.provider ? Prisma.sql` AND provider = ${q.provider}` : Prisma.empty}
+    SELECT * FROM quantity_sample_series WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${provider}
+  ),
+  legacy_samples AS NOT MATERIALIZED (
+    SELECT * FROM quantity_samples_legacy WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${provider}
   )`;
 }
 
@@ -86,27 +96,42 @@ const EXTERNAL_ID = Prisma.sql`coalesce(u.external_text,
 
 /**
  * Every stored sample of `series` in chunks of the window's hours (and up to `upTo`, an SQL
- * expression, when given), one row each, with the columns of QuantitySampleRow and
- * source_key, on_body, series_id.
+ * expression, when given), and of `legacy_samples` in those hours, one row each, with the
+ * columns of QuantitySampleRow and source_key, on_body, series_id (null for a legacy sample,
+ * whose series' fields `legacy_series` holds instead).
  */
 export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  const bounded = upTo !== Prisma.empty;
   return Prisma.sql`(
     SELECT coalesce(u.legacy_id, c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
       c.hour + u.start_offset * interval '1 millisecond' AS start_date,
       c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
       r.source_name, r.source_bundle_id, r.device_model, r.product_type, ${EXTERNAL_ID}, r.is_primary_source,
       r.was_user_entered, coalesce(u.metadata, '{}'::jsonb) AS metadata, r.timezone, r.original_unit, r.provider, r.source,
-      r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id
+      r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id, NULL::jsonb AS legacy_series
     FROM series r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
-      AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${upTo === Prisma.empty ? Prisma.empty : Prisma.sql` AND c.hour <= ${upTo}`}
+      AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${bounded ? Prisma.sql` AND c.hour <= ${upTo}` : Prisma.empty}
     -- legacy_ids unnested with the rest: a subscript per sample would decompress the array for each.
     CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.external_uuids,
       c.metadata, c.legacy_ids) WITH ORDINALITY
       AS u(start_offset, duration_ms, value, ingested_at, external_text, external_uuid, metadata, legacy_id, slot)
     WHERE u.value IS NOT NULL
+    UNION ALL
+    SELECT l.id, l.type, l.value, l.unit, l.start_date, l.end_date, l.source_name, l.source_bundle_id, l.device_model,
+      l.product_type, l.external_id, l.is_primary_source, l.was_user_entered, l.metadata - 'timezone' - 'original_unit',
+      l.metadata->>'timezone', l.metadata->>'original_unit', l.provider, l.source, l.source_key, l.device, l.on_body,
+      l.ingested_at, NULL::bigint, ${LEGACY_SERIES}
+    FROM legacy_samples l
+    WHERE l.start_date >= ${hours.from} AND l.start_date < ${hours.to}${bounded ? Prisma.sql` AND l.start_date < ${upTo} + interval '1 hour'` : Prisma.empty}
   )`;
 }
+
+/** The series' fields of a legacy sample, as SampleSeries names them (it has no series yet). */
+const LEGACY_SERIES = Prisma.sql`jsonb_build_object('provider', l.provider, 'type', l.type, 'unit', l.unit, 'source', l.source,
+  'sourceKey', l.source_key, 'device', l.device, 'onBody', l.on_body, 'sourceName', l.source_name, 'sourceBundleId', l.source_bundle_id,
+  'deviceModel', l.device_model, 'productType', l.product_type, 'isPrimarySource', l.is_primary_source,
+  'wasUserEntered', l.was_user_entered, 'timezone', l.metadata->>'timezone', 'originalUnit', l.metadata->>'original_unit')`;
 
 /** The hours from the one holding `from` to the one after `to`. */
 export function hoursAround(from: Date, to: Date): HourWindow {
@@ -145,8 +170,9 @@ function pageFrom(q: SamplePageQuery): Date | undefined {
  */
 function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
   const from = pageFrom(q);
+  const pastFirstHour = from ? new Date(floorHour(from).getTime() + HOUR_MS) : undefined;
   return Prisma.sql`heads AS (
-      SELECT h.hour, h.sample_count FROM series r
+      (SELECT h.hour, h.sample_count FROM series r
       CROSS JOIN LATERAL (
         SELECT c.hour, c.sample_count FROM quantity_sample_chunks c
         WHERE c.user_id = ${q.userId}::uuid AND c.series_id = r.id AND c.hour >= ${hours.from} AND c.hour < ${hours.to}
@@ -154,7 +180,14 @@ function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
           ${q.end ? Prisma.sql`AND c.hour < ${q.end}` : Prisma.empty}
         ORDER BY c.hour LIMIT ${n}
       ) h
-      ORDER BY h.hour LIMIT ${n}
+      ORDER BY h.hour LIMIT ${n})
+      UNION ALL
+      -- Samples not moved yet count one each.
+      (SELECT date_trunc('hour', l.start_date, 'UTC'), 1 FROM legacy_samples l
+      WHERE l.start_date >= ${hours.from} AND l.start_date < ${hours.to}
+        ${pastFirstHour ? Prisma.sql`AND l.start_date >= ${pastFirstHour}` : Prisma.empty}
+        ${q.end ? Prisma.sql`AND l.start_date < ${q.end}` : Prisma.empty}
+      ORDER BY l.start_date LIMIT ${n})
     ),
     cut AS (
       SELECT coalesce((
@@ -300,7 +333,7 @@ export async function listMergedQuantitySamples(
     SELECT kept.*, ${CUT_END_MS}
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
-      SELECT id, value, start_ms, end_ms, external_id, metadata, ingested_ms, series_id, outranked
+      SELECT id, value, start_ms, end_ms, external_id, metadata, ingested_ms, series_id, legacy_series, outranked
       FROM page JOIN labels USING (outranked_by)
       ORDER BY start_ms, id
     ) kept ON true`;

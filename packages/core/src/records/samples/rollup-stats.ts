@@ -1,4 +1,5 @@
 import type { DbClient } from "../../platform/index.ts";
+import { hasLegacySamples } from "./legacy-sample-repository.ts";
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import { mergePadMs, sampleStatsBuckets, type SeriesFilter, type StatsBucketRow } from "./quantity-sample-repository.ts";
@@ -29,8 +30,8 @@ interface Segment extends QuarterRange {
 /**
  * The rows sampleStatsBuckets would give, from the rollups (`rollupsRead`: whether any sample
  * was counted from them); undefined where they cannot give them: a bucket boundary off the
- * quarter hours (an old local mean time), or the merged view of one provider among several
- * (merged among that provider's samples alone).
+ * quarter hours (an old local mean time), the merged view of one provider among several
+ * (merged among that provider's samples alone), or samples of the type not moved yet.
  */
 export async function rollupStatsBuckets(
   db: DbClient,
@@ -40,6 +41,8 @@ export async function rollupStatsBuckets(
   merged: { streams: readonly SqlStream[]; kind: MatchKind } | undefined,
 ): Promise<{ rows: StatsBucketRow[]; rollupsRead: boolean } | undefined> {
   if (!boundaries.every((b) => b.getTime() % QUARTER_MS === 0)) return undefined;
+  // Samples an upgrade left one row each have no rollups until the job data-moves moves them.
+  if (await hasLegacySamples(db, q.userId, q.type)) return undefined;
   // With one stream the merged view keeps every sample: it is the view all.
   if (merged && merged.streams.length < 2) return rollupStatsBuckets(db, q, boundaries, cap, undefined);
   if (merged && q.provider !== undefined) {

@@ -3,6 +3,8 @@ import { findChunksByExternalIds, findChunksInHours, newChunkIds, saveChunks, ty
 import { insertSampleSeries, listProviderSeries, listSampleSeries, lockUserSamples, type SampleSeries, type SampleSeriesFields, seriesKey } from "./sample-series-repository.ts";
 import { recordIdentity } from "./sample-identity.ts";
 import { refreshSampleRollups } from "./sample-rollup-repository.ts";
+import { deleteLegacySamplesByExternalIds, findLegacySampleTypesByExternalId } from "./legacy-sample-repository.ts";
+import { moveUserLegacySamples } from "./legacy-sample-move.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -60,6 +62,7 @@ export async function storeSamples(
   if (samples.length === 0) return result;
   await lockUserSamples(db, batch.userId);
   const types = [...new Set(samples.map((s) => s.type))];
+  await moveUserLegacySamples(db, batch.userId, types);
   const keys = samples.map(seriesKey);
   const fieldsByKey = new Map(samples.map((s, i) => [keys[i]!, s]));
   const known = await listSampleSeries(db, { userId: batch.userId, types, provider: batch.provider });
@@ -202,11 +205,12 @@ export async function deleteSamplesByExternalIds(
   externalIds: readonly string[],
 ): Promise<Array<{ type: string; start_date: Date }>> {
   await lockUserSamples(db, batch.userId);
+  // Samples not moved yet since the upgrade to chunks are deleted where they are.
+  const deleted = await deleteLegacySamplesByExternalIds(db, batch, externalIds);
   const series = await listProviderSeries(db, batch);
   const seriesById = new Map(series.map((s) => [s.id, s]));
   const chunks = await findChunksByExternalIds(db, { userId: batch.userId, seriesIds: series.map((s) => s.id), externalIds });
   const wanted = new Set(externalIds);
-  const deleted: Array<{ type: string; start_date: Date }> = [];
   for (const chunk of chunks) {
     chunk.externalIds.forEach((externalId, slot) => {
       if (externalId === null || !wanted.has(externalId) || chunk.values[slot] === null) return;
@@ -231,8 +235,9 @@ export async function findSampleTypesByExternalId(
   const typeOf = new Map(series.map((s) => [s.id, s.type]));
   const chunks = await findChunksByExternalIds(db, { userId: q.userId, seriesIds: series.map((s) => s.id), externalIds: q.externalIds });
   const wanted = new Set(q.externalIds);
-  return chunks.flatMap((chunk) =>
+  const moved = chunks.flatMap((chunk) =>
     chunk.externalIds.flatMap((id, slot) => (id !== null && wanted.has(id) && chunk.values[slot] !== null ? [{ external_id: id, type: typeOf.get(chunk.seriesId)! }] : [])),
   );
+  return [...moved, ...(await findLegacySampleTypesByExternalId(db, q))];
 }
 

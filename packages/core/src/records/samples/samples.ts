@@ -134,14 +134,15 @@ async function readSeries(db: DbClient, query: SamplePageQuery): Promise<SeriesB
  * deleted since the page was read took its samples with it.
  */
 async function appendWithSeries(samples: QuantitySampleRow[], db: DbClient, query: SamplePageQuery, rows: SamplePageRow[], series: SeriesById) {
-  if (rows.some((row) => !series.has(row.series_id))) for (const [id, s] of await readSeries(db, query)) series.set(id, s);
+  if (rows.some((row) => row.series_id !== null && !series.has(row.series_id))) for (const [id, s] of await readSeries(db, query)) series.set(id, s);
   for (const row of rows) {
-    const of = series.get(row.series_id);
+    // A sample not moved yet from the legacy table brings its series' fields along.
+    const of = row.series_id === null ? row.legacy_series : series.get(row.series_id);
     if (of) samples.push(toSampleRow(row, of));
   }
 }
 
-function toSampleRow(row: SamplePageRow, series: SampleSeries): QuantitySampleRow {
+function toSampleRow(row: SamplePageRow, series: Omit<SampleSeries, "id">): QuantitySampleRow {
   const sample: QuantitySampleRow = {
     id: row.id,
     type: series.type,

@@ -2,7 +2,7 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import type { TrackSummary } from "./track-summary.ts";
 import { chunksOfPage } from "../row-chunk-repository.ts";
-import { chunkLayout } from "../row-chunks.ts";
+import { CHUNK_ROWS, CHUNK_SPAN_MS, chunkLayout } from "../row-chunks.ts";
 
 export interface RoutePointWrite {
   timestamp: Date;
@@ -33,6 +33,56 @@ const pointsOf = (where: Prisma.Sql) => Prisma.sql`
   WHERE ${where}`;
 
 const ofWorkout = (userId: string, workoutId: string) => Prisma.sql`c.user_id = ${userId}::uuid AND c.workout_id = ${workoutId}::uuid`;
+
+/**
+ * Taken by every transaction that writes a user's route points or moves their legacy rows
+ * (row-chunk-move.ts), before it locks any workout row.
+ */
+export async function lockUserRoutePoints(db: DbClient, userId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('workout_route_points:' || ${userId}, 0))`;
+}
+
+/** The first workout (by user and workout id) with points left in workout_route_points_legacy, or null when none is. */
+export async function nextLegacyRouteWorkout(db: DbClient): Promise<{ userId: string; workoutId: string } | null> {
+  const [row] = await db.$queryRaw<Array<{ user_id: string; workout_id: string }>>`
+    SELECT user_id, workout_id FROM workout_route_points_legacy ORDER BY user_id, workout_id, timestamp LIMIT 1`;
+  return row ? { userId: row.user_id, workoutId: row.workout_id } : null;
+}
+
+/**
+ * Moves a workout's points from workout_route_points_legacy into chunks laid out as
+ * chunkLayout lays them out (the SQL of the first text of the migration
+ * *_grouped_rr_and_route_points, for one workout); returns how many it moved. Call after
+ * lockUserRoutePoints.
+ */
+export async function moveLegacyRoutePoints(db: DbClient, userId: string, workoutId: string): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ moved: number }>>`
+    WITH moved AS (
+      DELETE FROM workout_route_points_legacy WHERE user_id = ${userId}::uuid AND workout_id = ${workoutId}::uuid
+      RETURNING timestamp, latitude, longitude, altitude_meters, speed, heart_rate, accuracy_meters
+    ), placed AS (
+      SELECT m.*, (row_number() OVER (ORDER BY m.timestamp) - 1) / ${CHUNK_ROWS}::int AS slab,
+        floor(extract(epoch FROM m.timestamp - min(m.timestamp) OVER ()) * 1000 / ${CHUNK_SPAN_MS}::bigint) AS span
+      FROM moved m
+    ), numbered AS (
+      SELECT p.*, dense_rank() OVER (ORDER BY p.slab, p.span) - 1 AS chunk_no FROM placed p
+    ), dated AS (
+      SELECT n.*, min(n.timestamp) OVER (PARTITION BY n.chunk_no) AS first_at FROM numbered n
+    ), inserted AS (
+      INSERT INTO workout_route_chunks (user_id, workout_id, chunk_no, first_at, last_at, point_count, offsets_ms, latitude, longitude,
+        altitude_meters, speed, heart_rate, accuracy_meters)
+      SELECT ${userId}::uuid, ${workoutId}::uuid, d.chunk_no, d.first_at, max(d.timestamp), count(*)::int,
+        array_agg((extract(epoch FROM d.timestamp - d.first_at) * 1000)::int ORDER BY d.timestamp),
+        array_agg(d.latitude ORDER BY d.timestamp), array_agg(d.longitude ORDER BY d.timestamp),
+        array_agg(d.altitude_meters ORDER BY d.timestamp), array_agg(d.speed ORDER BY d.timestamp),
+        array_agg(d.heart_rate ORDER BY d.timestamp), array_agg(d.accuracy_meters ORDER BY d.timestamp)
+      FROM dated d
+      GROUP BY d.chunk_no, d.first_at
+      RETURNING point_count
+    )
+    SELECT coalesce(sum(point_count), 0)::int AS moved FROM inserted`;
+  return row?.moved ?? 0;
+}
 
 /**
  * Makes a workout's stored route exactly `points` (one per timestamp), stored in chunks
@@ -87,16 +137,30 @@ export interface RoutePageQuery {
   limit: number;
 }
 
-/** One page of a workout's route ordered by timestamp; one row more than `limit`. Unnests only the chunks the page needs. */
+/**
+ * One page of a workout's route ordered by timestamp; one row more than `limit`. Unnests only
+ * the chunks the page needs, and adds the points not yet moved out of
+ * workout_route_points_legacy (an index probe when the workout has none).
+ */
 export async function selectRoutePoints(db: DbClient, q: RoutePageQuery): Promise<RoutePointRow[]> {
   const chunks = await chunksOfPage(db, "workout_route_chunks", { ...q, chunksOf: ofWorkout(q.userId, q.workoutId) });
-  const rows = [Prisma.sql`true`];
-  if (q.start) rows.push(Prisma.sql`r.timestamp >= ${q.start}`);
-  if (q.end) rows.push(Prisma.sql`r.timestamp < ${q.end}`);
-  if (q.after) rows.push(Prisma.sql`r.timestamp > ${q.after}`);
+  const rows = (r: Prisma.Sql) => {
+    const parts = [Prisma.sql`true`];
+    if (q.start) parts.push(Prisma.sql`${r}.timestamp >= ${q.start}`);
+    if (q.end) parts.push(Prisma.sql`${r}.timestamp < ${q.end}`);
+    if (q.after) parts.push(Prisma.sql`${r}.timestamp > ${q.after}`);
+    return Prisma.join(parts, " AND ");
+  };
   return db.$queryRaw<RoutePointRow[]>`
-    SELECT r.* FROM (${pointsOf(chunks)}) r
-    WHERE ${Prisma.join(rows, " AND ")}
+    SELECT r.* FROM (
+      SELECT * FROM (${pointsOf(chunks)}) k WHERE ${rows(Prisma.raw("k"))}
+      UNION ALL
+      (SELECT l.timestamp, l.latitude, l.longitude, l.altitude_meters, l.speed, l.heart_rate, l.accuracy_meters
+       FROM workout_route_points_legacy l
+       WHERE l.user_id = ${q.userId}::uuid AND l.workout_id = ${q.workoutId}::uuid AND ${rows(Prisma.raw("l"))}
+       ORDER BY l.timestamp
+       LIMIT ${q.limit + 1})
+    ) r
     ORDER BY r.timestamp
     LIMIT ${q.limit + 1}`;
 }

@@ -2,7 +2,7 @@ import { summarizeTrack } from "./track-summary.ts";
 import { type DbClient, isTimeZone } from "../../platform/index.ts";
 import { insertRejectedRecords } from "../rejected-record-repository.ts";
 import { upsertWorkouts, type WorkoutWrite } from "./workout-repository.ts";
-import { replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "./workout-route-repository.ts";
+import { lockUserRoutePoints, moveLegacyRoutePoints, replaceRoutePoints, saveTrackSummary, type RoutePointWrite } from "./workout-route-repository.ts";
 import { partitionRecords, writeSummary } from "../record-batches.ts";
 import { identityOf, normalizeProvenance } from "../record-fields.ts";
 import { utcDays } from "../utc-days.ts";
@@ -87,6 +87,7 @@ export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: r
       });
     }
   }
+  if (all.some((n) => n.route !== undefined)) await lockUserRoutePoints(db, batch.userId);
   const counts = { inserted: 0, updated: 0 };
   const days = new Set<string>();
   for (let i = 0; i < all.length; i += CHUNK) {
@@ -102,6 +103,8 @@ export async function writeWorkouts(db: DbClient, batch: RecordBatch, records: r
     for (const n of chunk) {
       const id = ids.get(n.workout.dedupeKey);
       if (id === undefined || n.route === undefined) continue; // tombstoned, or no route sent
+      // Points an upgrade left behind join the chunks first, so they are compared and replaced as stored ones.
+      await moveLegacyRoutePoints(db, batch.userId, id);
       if (!(await replaceRoutePoints(db, batch.userId, id, n.route))) continue;
       await saveTrackSummary(db, batch.userId, id, summarizeTrack(n.route));
       if (changedIds.has(id)) continue;
