@@ -1,10 +1,25 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../platform/index.ts";
-import { CHUNK_SPAN_MS } from "./row-chunks.ts";
+import { CHUNK_ROWS, CHUNK_SPAN_MS } from "./row-chunks.ts";
 
 /** Tables of rows grouped in chunks (see row-chunks.ts), with the column counting each chunk's rows. */
 const COUNT_COLUMNS = { rr_interval_chunks: "interval_count", workout_route_chunks: "point_count" } as const;
 export type ChunkTable = keyof typeof COUNT_COLUMNS;
+
+/**
+ * `dated`: the rows of a CTE `moved` (with a column `timestamp`) of one parent, each with the
+ * chunk_no and first_at of its chunk as chunkLayout (row-chunks.ts) places it: the layout of
+ * the moves of rows stored one each before the upgrade to chunks.
+ */
+export const CHUNK_LAYOUT_CTES = Prisma.sql`placed AS (
+      SELECT m.*, (row_number() OVER (ORDER BY m.timestamp) - 1) / ${CHUNK_ROWS}::int AS slab,
+        floor(extract(epoch FROM m.timestamp - min(m.timestamp) OVER ()) * 1000 / ${CHUNK_SPAN_MS}::bigint) AS span
+      FROM moved m
+    ), numbered AS (
+      SELECT p.*, dense_rank() OVER (ORDER BY p.slab, p.span) - 1 AS chunk_no FROM placed p
+    ), dated AS (
+      SELECT n.*, min(n.timestamp) OVER (PARTITION BY n.chunk_no) AS first_at FROM numbered n
+    )`;
 
 /** A page of `limit` rows (and one more) with a time in the window [start, end), from the cursor's time on. */
 export interface ChunkPageQuery {

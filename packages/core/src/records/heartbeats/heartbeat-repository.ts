@@ -2,8 +2,8 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
-import { chunksOfPage } from "../row-chunk-repository.ts";
-import { CHUNK_ROWS, CHUNK_SPAN_MS, chunkLayout } from "../row-chunks.ts";
+import { CHUNK_LAYOUT_CTES, chunksOfPage } from "../row-chunk-repository.ts";
+import { chunkLayout } from "../row-chunks.ts";
 
 /** A normalized heartbeat series ready to store (its intervals are stored separately). */
 export interface HeartbeatSeriesWrite {
@@ -114,15 +114,7 @@ export async function moveLegacyRrIntervals(db: DbClient, userId: string, series
     WITH moved AS (
       DELETE FROM rr_intervals_legacy WHERE user_id = ${userId}::uuid AND series_id = ${seriesId}::uuid
       RETURNING timestamp, interval_ms, preceded_by_gap
-    ), placed AS (
-      SELECT m.*, (row_number() OVER (ORDER BY m.timestamp) - 1) / ${CHUNK_ROWS}::int AS slab,
-        floor(extract(epoch FROM m.timestamp - min(m.timestamp) OVER ()) * 1000 / ${CHUNK_SPAN_MS}::bigint) AS span
-      FROM moved m
-    ), numbered AS (
-      SELECT p.*, dense_rank() OVER (ORDER BY p.slab, p.span) - 1 AS chunk_no FROM placed p
-    ), dated AS (
-      SELECT n.*, min(n.timestamp) OVER (PARTITION BY n.chunk_no) AS first_at FROM numbered n
-    ), inserted AS (
+    ), ${CHUNK_LAYOUT_CTES}, inserted AS (
       INSERT INTO rr_interval_chunks (user_id, series_id, chunk_no, first_at, last_at, interval_count, offsets_ms, interval_ms, preceded_by_gap)
       SELECT ${userId}::uuid, ${seriesId}::uuid, d.chunk_no, d.first_at, max(d.timestamp), count(*)::int,
         array_agg((extract(epoch FROM d.timestamp - d.first_at) * 1000)::int ORDER BY d.timestamp),

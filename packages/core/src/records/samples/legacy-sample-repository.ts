@@ -1,5 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
+import type { QuantitySampleRow } from "./quantity-sample-repository.ts";
 import { externalIdentity } from "./sample-identity.ts";
 
 /**
@@ -7,29 +8,12 @@ import { externalIdentity } from "./sample-identity.ts";
  * job data-moves moves them (legacy-sample-move.ts; docs/decisions.md, "Online data moves").
  */
 
-export interface LegacySampleRow {
-  id: bigint;
-  type: string;
-  value: number;
-  unit: string;
-  start_date: Date;
-  end_date: Date;
-  source_name: string | null;
-  source_bundle_id: string | null;
-  device_model: string | null;
-  product_type: string | null;
-  external_id: string | null;
-  is_primary_source: boolean;
-  was_user_entered: boolean;
-  metadata: Record<string, unknown>;
-  provider: string;
-  source: string | null;
+/** A row of the legacy table: a sample as reads answer it, its zone and unit as sent inside its metadata. */
+export type LegacySampleRow = Omit<QuantitySampleRow, "timezone" | "original_unit" | "outranked"> & {
   source_key: string;
-  device: string | null;
   on_body: boolean;
-  ingested_at: Date;
   raw_object_id: string | null;
-}
+};
 
 /** Whether the user has samples of the type not moved yet. */
 export async function hasLegacySamples(db: DbClient, userId: string, type: string): Promise<boolean> {

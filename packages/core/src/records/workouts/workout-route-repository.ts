@@ -1,8 +1,8 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import type { TrackSummary } from "./track-summary.ts";
-import { chunksOfPage } from "../row-chunk-repository.ts";
-import { CHUNK_ROWS, CHUNK_SPAN_MS, chunkLayout } from "../row-chunks.ts";
+import { CHUNK_LAYOUT_CTES, chunksOfPage } from "../row-chunk-repository.ts";
+import { chunkLayout } from "../row-chunks.ts";
 
 export interface RoutePointWrite {
   timestamp: Date;
@@ -60,15 +60,7 @@ export async function moveLegacyRoutePoints(db: DbClient, userId: string, workou
     WITH moved AS (
       DELETE FROM workout_route_points_legacy WHERE user_id = ${userId}::uuid AND workout_id = ${workoutId}::uuid
       RETURNING timestamp, latitude, longitude, altitude_meters, speed, heart_rate, accuracy_meters
-    ), placed AS (
-      SELECT m.*, (row_number() OVER (ORDER BY m.timestamp) - 1) / ${CHUNK_ROWS}::int AS slab,
-        floor(extract(epoch FROM m.timestamp - min(m.timestamp) OVER ()) * 1000 / ${CHUNK_SPAN_MS}::bigint) AS span
-      FROM moved m
-    ), numbered AS (
-      SELECT p.*, dense_rank() OVER (ORDER BY p.slab, p.span) - 1 AS chunk_no FROM placed p
-    ), dated AS (
-      SELECT n.*, min(n.timestamp) OVER (PARTITION BY n.chunk_no) AS first_at FROM numbered n
-    ), inserted AS (
+    ), ${CHUNK_LAYOUT_CTES}, inserted AS (
       INSERT INTO workout_route_chunks (user_id, workout_id, chunk_no, first_at, last_at, point_count, offsets_ms, latitude, longitude,
         altitude_meters, speed, heart_rate, accuracy_meters)
       SELECT ${userId}::uuid, ${workoutId}::uuid, d.chunk_no, d.first_at, max(d.timestamp), count(*)::int,
