@@ -12,4 +12,3 @@ export * from "./connections/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./erasure/index.ts";
 export * from "./admin/index.ts";
-export * from "./data-moves/index.ts";

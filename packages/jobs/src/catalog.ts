@@ -86,7 +86,7 @@ export const JOB_CATALOG = {
     work: { localConcurrency: 2 },
   },
   // Every minute: moves rows an upgrade left in legacy tables into the new ones, a batch per
-  // transaction, for at most 45 s a run (core's data-moves/). One at a time (policy singleton).
+  // transaction, for at most 45 s a run (core's records/data-moves.ts). One at a time (policy singleton).
   "data-moves": {
     payload: z.object({}),
     options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },

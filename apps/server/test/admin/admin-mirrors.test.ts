@@ -6,6 +6,7 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, writeSamples } from "../helpers/records.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
+import { waitForDeletionJob } from "../helpers/uploads.ts";
 import { insertEndpoint, TEST_ENCRYPTION_KEY, testSealer, type TestEndpoint } from "../helpers/webhooks.ts";
 
 let svc: TestService;
@@ -54,6 +55,8 @@ beforeAll(async () => {
   runId = Number(run.id);
   const leaving = await createUser(svc, tenant.api_key);
   jobId = (await svc.call(`/v1/users/${leaving}`, { method: "DELETE", key: tenant.api_key })).body.job_id;
+  // Finished first: a job still running could finish between the tenant's read and the admin's.
+  await waitForDeletionJob(svc, tenant.api_key, jobId);
   endpoint = await insertEndpoint(svc, tenant.tenant_id, "https://hooks.example.com/svc", { sealer: testSealer() });
 });
 afterAll(() => svc?.stop());

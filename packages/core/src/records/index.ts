@@ -50,6 +50,8 @@ export { rebuildUserSampleRollups } from "./samples/sample-rollup-repository.ts"
 export { listSampleTypeSpans } from "./samples/sample-stream-repository.ts";
 export { findSampleTypesByExternalId } from "./samples/sample-chunks.ts";
 export { moveLegacySampleBatch, moveUserLegacySamples } from "./samples/legacy-sample-move.ts";
+export { moveLegacyData, type DataMovesRun } from "./data-moves.ts";
+export { LEGACY_MOVES, type LegacyMove } from "./legacy-moves.ts";
 export * from "./samples/sample-types.ts";
 export * from "./samples/sample-writer.ts";
 export { externalIdentity, recordIdentity } from "./samples/sample-identity.ts";

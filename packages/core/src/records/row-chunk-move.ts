@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
 import type { DbClient } from "../platform/index.ts";
-import type { LegacyMove } from "../data-moves/legacy-moves.ts";
+import type { LegacyMove } from "./legacy-moves.ts";
 import { lockUserRrIntervals, moveLegacyRrIntervals, nextLegacyRrSeries } from "./heartbeats/heartbeat-repository.ts";
 import { lockUserRoutePoints, moveLegacyRoutePoints, nextLegacyRouteWorkout } from "./workouts/workout-route-repository.ts";
 

@@ -1,4 +1,4 @@
-import type { LegacyMove } from "../../data-moves/legacy-moves.ts";
+import type { LegacyMove } from "../legacy-moves.ts";
 import { analyzeAfterBulkWrite, type DbClient } from "../../platform/index.ts";
 import { lockUserCategorySamples } from "./category-sample-repository.ts";
 import { firstLegacyCategoryUser, insertSeriesOfLegacyRows, lockLegacyCategoryRows, moveLegacyRows } from "./legacy-category-sample-repository.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
-import type { LegacyMove } from "../../data-moves/legacy-moves.ts";
+import type { LegacyMove } from "../legacy-moves.ts";
 import { newChunkIds, saveChunks, type SampleChunk, SLOTS_PER_CHUNK } from "./sample-chunk-repository.ts";
 import { findLegacySampleType, hasLegacySamples, legacyBatchEnd, type LegacySampleRow, takeLegacySamples } from "./legacy-sample-repository.ts";
 import { insertSampleSeries, listSampleSeries, lockUserSamples, type SampleSeriesFields, seriesKey } from "./sample-series-repository.ts";

@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
-import { quantitySampleMove } from "../records/samples/legacy-sample-move.ts";
-import { ROW_CHUNK_MOVES } from "../records/row-chunk-move.ts";
-import { categorySampleMove } from "../records/category-samples/category-sample-move.ts";
+import { categorySampleMove } from "./category-samples/category-sample-move.ts";
+import { ROW_CHUNK_MOVES } from "./row-chunk-move.ts";
+import { quantitySampleMove } from "./samples/legacy-sample-move.ts";
 
 /**
  * Rows an upgrade left in a legacy table (the storage of before, renamed `<table>_legacy` by
