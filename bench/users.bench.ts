@@ -1,64 +1,109 @@
-// Benchmark: POST /v1/users and GET /v1/users/{id} under autocannon (50 connections)
-// against a real svc on an embedded PostgreSQL, and the same read as a direct SQL query
-// for a side-by-side ratio. Prints figures; asserts nothing.
-//   npm run bench            (BENCH_SECONDS=10 by default)
-import { spawn } from "node:child_process";
+// Benchmark: POST /v1/users and GET /v1/users/{id} under autocannon (50 connections) against
+// a real svc on an embedded PostgreSQL, side by side with its physical reference: a minimal
+// node:http + pg server (bench/reference-server.ts) doing the same two queries (tenant key by
+// hash, user read) on the same database, under the same load; and the user read alone as
+// direct SQL. GET runs twice: one tenant with svc's rate limits off, then the load spread over
+// 20 tenants with svc's default rate limits on (they refuse nothing at this rate, but count).
+// Prints figures and the ratios; asserts nothing.
+//   node bench/users.bench.ts            (BENCH_SECONDS=10 by default)
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import autocannon from "autocannon";
 import pg from "pg";
-import { createTenant } from "@svc/core";
+import { createTenant, createUser } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
+const TENANTS = 20;
 
-// The database and the load generator live here; the server runs in its own process, as
-// `npm start` runs it, so the load generator does not share its event loop.
+// The database and the load generator live here; each server runs in its own process, as
+// `npm start` runs svc, so the load generator does not share its event loop.
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
 chmodSync(dataDir, 0o755);
 const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
 await applyMigrations(postgres.url);
 const db = createDatabase(postgres.url, { max: 2 });
-const { api_key: key, tenant_id: tenantId } = await createTenant(db, "bench");
-const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+const callers: Array<{ key: string; tenantId: string; userId: string }> = [];
+for (let i = 0; i < TENANTS; i++) {
+  const { api_key: key, tenant_id: tenantId } = await createTenant(db, `bench-${i}`);
+  callers.push({ key, tenantId, userId: (await createUser(db, tenantId, undefined)).id });
+}
+const [first] = callers as [(typeof callers)[number]];
+const headers = { authorization: `Bearer ${first.key}`, "content-type": "application/json" };
 
-const server = spawn(process.execPath, [path.resolve(import.meta.dirname, "../apps/server/src/main.ts")], {
-  // Rate limits off: one tenant key over 50 connections would otherwise measure 429s.
-  env: { ...process.env, DATABASE_URL: postgres.url, PORT: "0", SVC_HOST: "127.0.0.1", SVC_LOG_LEVEL: "info", SVC_RATE_LIMIT_WINDOW_SECONDS: "0" },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const url = await new Promise<string>((resolve, reject) => {
-  server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  let buffered = "";
-  server.stdout.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const started = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/.exec(buffered);
-    if (started) {
-      server.stdout.removeAllListeners("data");
-      server.stdout.resume();
-      resolve(started[1]!);
-    }
+type Server = { url: string; process: ChildProcessByStdio<null, Readable, null> };
+
+/** Starts a server process and waits for the line that gives its URL. */
+function start(script: string, env: NodeJS.ProcessEnv, started: RegExp): Promise<Server> {
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, script)], { env, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+    let buffered = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = started.exec(buffered);
+      if (match) {
+        child.stdout.removeAllListeners("data");
+        child.stdout.resume();
+        resolve({ url: match[1]!, process: child });
+      }
+    });
   });
-});
+}
 
-async function load(title: string, path: string, options: Partial<autocannon.Options> = {}) {
-  const result = await autocannon({ url: `${url}${path}`, connections, duration: seconds, headers, ...options });
+/** svc as `npm start` runs it; `limits` false turns its rate limits off, true keeps the defaults. */
+function startSvc(limits: boolean): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: postgres.url, PORT: "0", SVC_HOST: "127.0.0.1", SVC_LOG_LEVEL: "info" };
+  for (const name of ["SVC_RATE_LIMIT_TENANT", "SVC_RATE_LIMIT_USER", "SVC_RATE_LIMIT_WINDOW_SECONDS"]) delete env[name];
+  if (!limits) env.SVC_RATE_LIMIT_WINDOW_SECONDS = "0";
+  return start("../apps/server/src/main.ts", env, /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/);
+}
+
+async function stop(server: Server) {
+  server.process.removeAllListeners("exit");
+  server.process.kill("SIGTERM");
+  await new Promise((resolve) => server.process.once("exit", resolve));
+}
+
+async function load(title: string, url: string, options: Partial<autocannon.Options> = {}) {
+  const result = await autocannon({ url, connections, duration: seconds, headers, ...options });
   const errors = result.non2xx + result.errors;
   if (errors > 0) console.log("  status codes:", result.statusCodeStats);
   console.log(
-    `${title.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   non-2xx/errors ${errors}`,
+    `${title.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   non-2xx/errors ${errors}`,
   );
-  return result;
+  return result.requests.average;
 }
 
-console.log(`svc benchmark: ${connections} connections, ${seconds} s each, embedded PostgreSQL, Node ${process.version}\n`);
-await load("POST /v1/users", "/v1/users", { method: "POST", body: "{}" });
+/** Each request reads the user of the next tenant in turn, with that tenant's key. */
+const spreadOverTenants = (): Partial<autocannon.Options> => {
+  let next = 0;
+  return {
+    requests: [
+      {
+        setupRequest: (request) => {
+          const caller = callers[next++ % TENANTS]!;
+          return { ...request, path: `/v1/users/${caller.userId}`, headers: { ...headers, authorization: `Bearer ${caller.key}` } };
+        },
+      },
+    ],
+  };
+};
 
-const created = (await (await fetch(`${url}/v1/users`, { method: "POST", headers, body: "{}" })).json()) as { id: string };
-const userId = created.id;
-const http = await load("GET /v1/users/{id}", `/v1/users/${userId}`);
+const ratio = (svcRate: number, referenceRate: number) => `${(svcRate / referenceRate).toFixed(2)}x`;
+
+console.log(`svc benchmark: ${connections} connections, ${seconds} s each, embedded PostgreSQL, Node ${process.version}\n`);
+const reference = await start("reference-server.ts", { ...process.env, DATABASE_URL: postgres.url }, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+let svc = await startSvc(false);
+
+await load("POST /v1/users (rate limits off)", `${svc.url}/v1/users`, { method: "POST", body: "{}" });
+const userPath = `/v1/users/${first.userId}`;
+const svcOne = await load("GET /v1/users/{id} svc (rate limits off)", `${svc.url}${userPath}`);
+const referenceOne = await load("GET /v1/users/{id} reference server", `${reference.url}${userPath}`);
 
 // The same read as one SQL query per request over a pool, 50 at a time.
 const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
@@ -71,7 +116,7 @@ await Promise.all(
       const started = performance.now();
       await pool.query(
         "SELECT id, external_ref, status, created_at FROM users WHERE id = $1 AND tenant_id = $2 AND status = 'active'",
-        [userId, tenantId],
+        [first.userId, first.tenantId],
       );
       latencies.push(performance.now() - started);
       count++;
@@ -81,14 +126,19 @@ await Promise.all(
 latencies.sort((a, b) => a - b);
 const sqlRate = count / seconds;
 const pct = (p: number) => latencies[Math.floor((latencies.length - 1) * p)]!.toFixed(1);
-console.log(
-  `${"same read as direct SQL".padEnd(28)} ${sqlRate.toFixed(0).padStart(7)} q/s     p50 ${pct(0.5).padStart(4)} ms   p99 ${pct(0.99).padStart(4)} ms`,
-);
-console.log(`\nGET /v1/users/{id} reaches ${((http.requests.average / sqlRate) * 100).toFixed(0)}% of the direct SQL rate.`);
-
+console.log(`${"the user read alone as direct SQL".padEnd(44)} ${sqlRate.toFixed(0).padStart(7)} q/s     p50 ${pct(0.5).padStart(4)} ms   p99 ${pct(0.99).padStart(4)} ms`);
 await pool.end();
+
+await stop(svc);
+svc = await startSvc(true);
+const svcSpread = await load(`GET /v1/users/{id} svc (default limits, ${TENANTS} tenants)`, `${svc.url}/`, spreadOverTenants());
+const referenceSpread = await load(`GET /v1/users/{id} reference (${TENANTS} tenants)`, `${reference.url}/`, spreadOverTenants());
+
+console.log(`\nGET /v1/users/{id}, svc / reference server: ${ratio(svcOne, referenceOne)} (one tenant, limits off), ${ratio(svcSpread, referenceSpread)} (${TENANTS} tenants, default limits)`);
+console.log(`GET /v1/users/{id} reaches ${((svcOne / sqlRate) * 100).toFixed(0)}% of the direct SQL rate of the user read alone.`);
+
 await db.$disconnect();
-server.kill("SIGTERM");
-await new Promise((resolve) => server.once("exit", resolve));
+await stop(svc);
+await stop(reference);
 await postgres.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import {
   findTenantDeletionJobById,
   findTenantDeletionJobOfTenant,
   insertTenantDeletionJob,
+  principalCache,
   recordAudit,
   setTenantDeletionJobState,
   type TenantDeletionJobRow,
@@ -69,7 +70,7 @@ export async function requestTenantDeletion(
   requester: AuditContext | null,
   tenantId: string,
 ): Promise<TenantDeletionDto> {
-  return deps.db.$transaction(async (tx) => {
+  const deletion = await deps.db.$transaction(async (tx) => {
     const tenant = await lockTenant(tx, tenantId);
     if (!tenant) throw new AppError("not_found", "No such tenant.");
     const audit = async (jobId: string) => {
@@ -96,6 +97,8 @@ export async function requestTenantDeletion(
     await deps.jobs.send("tenant-delete", { tenant_deletion_job_id: job.id }, tx);
     return toDto(job);
   });
+  principalCache.forget({ tenantId });
+  return deletion;
 }
 
 /** GET /v1/admin/tenant-deletions/{job_id}: readable after the tenant is gone. An instance-level read: not audited. */

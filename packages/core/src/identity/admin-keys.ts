@@ -1,5 +1,6 @@
 import { AppError, type DbClient, generateSecret, hashSecret } from "../platform/index.ts";
 import { insertAdminKey, listAdminKeys, revokeAdminKey } from "./admin-key-repository.ts";
+import { principalCache } from "./principal-cache.ts";
 
 /** Creates an instance admin key (`svc_ak_…`), shown once. */
 export async function createAdminKey(db: DbClient, name: string): Promise<{ id: string; name: string; admin_key: string }> {
@@ -12,7 +13,11 @@ export async function listAdminKeyInfo(db: DbClient): Promise<{ id: string; name
   return (await listAdminKeys(db)).map((row) => ({ id: row.id, name: row.name, created_at: row.createdAt, revoked_at: row.revokedAt }));
 }
 
-/** Revokes an instance admin key; its next request is refused in every process. */
+/**
+ * Revokes an instance admin key; its next request is refused in this process, and in every
+ * other within the principal cache's bound (principal-cache.ts).
+ */
 export async function revokeAdminKeyById(db: DbClient, keyId: string, now = new Date()): Promise<void> {
   if ((await revokeAdminKey(db, keyId, now)) === 0) throw new AppError("not_found", `No active admin key with id ${keyId}.`);
+  principalCache.forget({ adminKeyId: keyId });
 }

@@ -1,5 +1,6 @@
-import { AppError, type DbClient, hashSecret, secretKind } from "../platform/index.ts";
+import { AppError, type DbClient, hashSecret, type SecretKind, secretKind } from "../platform/index.ts";
 import { findActiveAdminKey } from "./admin-key-repository.ts";
+import { principalCache } from "./principal-cache.ts";
 import { findActiveTenantKey } from "./tenant-repository.ts";
 import { findUnexpiredToken } from "./user-token-repository.ts";
 
@@ -22,33 +23,49 @@ export function bearerSecret(header: string | undefined): string | undefined {
 
 /**
  * Resolves a bearer secret to its principal by SHA-256 hash. Anything missing, malformed,
- * unknown, revoked or expired is 401, and so is a token of a user being deleted.
+ * unknown, revoked or expired is 401, and so is a token of a user being deleted. A resolved
+ * secret is remembered briefly (principal-cache.ts): a steady caller costs no query.
  */
 export async function authenticate(db: DbClient, secret: string | undefined, now = new Date()): Promise<Principal> {
   const kind = secret === undefined ? undefined : secretKind(secret);
   if (!secret || !kind) throw invalidSecret();
   const hash = hashSecret(secret);
+  const cached = principalCache.get(hash, now.getTime());
+  if (cached) return cached;
+  const generation = principalCache.generation();
+  const { principal, expiresAt } = await lookUp(db, kind, hash, now);
+  principalCache.set(hash, principal, now.getTime(), generation, expiresAt);
+  return principal;
+}
+
+async function lookUp(
+  db: DbClient,
+  kind: SecretKind,
+  hash: string,
+  now: Date,
+): Promise<{ principal: Principal; expiresAt?: Date }> {
   switch (kind) {
     case "tenantKey": {
       const key = await findActiveTenantKey(db, hash);
       if (!key) throw invalidSecret();
-      return { kind: "tenant", tenantId: key.tenantId, keyId: key.id };
+      return { principal: { kind: "tenant", tenantId: key.tenantId, keyId: key.id } };
     }
     case "userToken": {
       const token = await findUnexpiredToken(db, hash, now);
       if (!token || token.user.status !== "active") throw invalidSecret();
-      return {
+      const principal: Principal = {
         kind: "user",
         tenantId: token.user.tenantId,
         userId: token.user.id,
         scopes: token.scopes as TokenScope[],
         tokenId: token.id,
       };
+      return { principal, expiresAt: token.expiresAt };
     }
     case "adminKey": {
       const key = await findActiveAdminKey(db, hash);
       if (!key) throw invalidSecret();
-      return { kind: "admin", adminKeyId: key.id };
+      return { principal: { kind: "admin", adminKeyId: key.id } };
     }
   }
 }

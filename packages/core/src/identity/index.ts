@@ -12,6 +12,7 @@ export {
   setDeletionJobStatus,
 } from "./deletion-job-repository.ts";
 export * from "./deletion-jobs.ts";
+export * from "./principal-cache.ts";
 export { deleteIdempotencyRecordsOfUser } from "./idempotency-repository.ts";
 export * from "./idempotency.ts";
 export { deleteRateLimitRows } from "./rate-limit-repository.ts";

@@ -1,11 +1,12 @@
 import type { Database } from "@svc/db";
 import { AppError, generateSecret, hashSecret } from "../platform/index.ts";
+import { principalCache } from "./principal-cache.ts";
 import { findActiveTenantById, lockForTransaction } from "./tenant-repository.ts";
 import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "./tenant-api-key-repository.ts";
 
 // Rotation of a tenant's API keys from the command line: create a new key, move the tenant's
-// backend to it, revoke the old one. Revocation applies to the next request in every process
-// (keys are looked up on each request, never cached).
+// backend to it, revoke the old one. Revocation applies to the next request in this process and
+// within the principal cache's bound (principal-cache.ts) in every other.
 
 const TENANT_KEYS_LOCK = 731_002;
 
@@ -54,4 +55,5 @@ export async function revokeTenantApiKeyById(db: Database, tenantId: string, key
     }
     await revokeTenantApiKey(tx, tenantId, keyId, now);
   });
+  principalCache.forget({ keyId });
 }

@@ -11,7 +11,7 @@ export function insertUserToken(
 export function findUnexpiredToken(db: DbClient, tokenHash: string, now: Date) {
   return db.userToken.findFirst({
     where: { tokenHash, expiresAt: { gt: now } },
-    select: { id: true, scopes: true, user: { select: { id: true, tenantId: true, status: true } } },
+    select: { id: true, scopes: true, expiresAt: true, user: { select: { id: true, tenantId: true, status: true } } },
   });
 }
 

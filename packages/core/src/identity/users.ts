@@ -1,6 +1,7 @@
 import { AppError, CreatedAtCursor, type DbClient, decodeCursor, isUniqueViolation, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import { insertDeletionJob } from "./deletion-job-repository.ts";
+import { principalCache } from "./principal-cache.ts";
 import { deleteIdempotencyRecordsOfUser } from "./idempotency-repository.ts";
 import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "./user-repository.ts";
 
@@ -68,7 +69,7 @@ export async function listUsers(
  * is recorded and its background job enqueued.
  */
 export async function requestUserDeletion(deps: CoreDeps, tenantId: string, userId: string): Promise<{ job_id: string }> {
-  return deps.db.$transaction(async (tx) => {
+  const deletion = await deps.db.$transaction(async (tx) => {
     const user = await findActiveUser(tx, tenantId, userId);
     if (!user || !(await markUserDeleting(tx, tenantId, userId))) throw userNotFound();
     await deleteIdempotencyRecordsOfUser(tx, userId);
@@ -76,4 +77,6 @@ export async function requestUserDeletion(deps: CoreDeps, tenantId: string, user
     await deps.jobs.send("user-delete", { deletion_job_id: job.id }, tx);
     return { job_id: job.id };
   });
+  principalCache.forget({ userId });
+  return deletion;
 }

@@ -14,7 +14,7 @@ export { APP_ERRORS, type AppErrorCode, appErrorCodeForStatus, appErrorCodeForTr
 export { type Problem, PROBLEM_CONTENT_TYPE, toProblem } from "./errors/problem.ts";
 export { serviceUnavailableError } from "./errors/service-unavailable.ts";
 export * from "./raw-store/index.ts";
-export { generateSecret, hashSecret, SECRET_PREFIXES, secretKind } from "./secrets.ts";
+export { generateSecret, hashSecret, SECRET_PREFIXES, type SecretKind, secretKind } from "./secrets.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
 export { isTimeZone, localDate } from "./time-zones.ts";
 export { isoTime } from "./iso-time.ts";
