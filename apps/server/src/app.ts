@@ -4,7 +4,6 @@ import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Request } from "express";
 import type { Logger } from "pino";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
-import { stringify } from "yaml";
 import { httpLogger } from "./http-logger.ts";
 import { healthRouter } from "./health/health-router.ts";
 import type { Readiness } from "./health/readiness.ts";
@@ -43,10 +42,18 @@ export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): e
   app.use(traceRequests);
   app.use(httpLogger(logger));
 
-  const openApiYaml = stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false });
-  app.get("/openapi.yaml", (_req, res) => {
+  // Built at its first request, not at start: most processes never serve it.
+  let openApiYaml: Promise<string> | undefined;
+  app.get("/openapi.yaml", async (_req, res) => {
+    openApiYaml ??= import("yaml")
+      .then(({ stringify }) => stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false }))
+      .catch((error: unknown) => {
+        openApiYaml = undefined; // the next request tries again
+        throw error;
+      });
+    const yaml = await openApiYaml;
     res.setHeader("Access-Control-Allow-Origin", "*");
-    res.type("application/yaml").send(openApiYaml);
+    res.type("application/yaml").send(yaml);
   });
 
   const createContext = ({ req }: { req: Request }) =>

@@ -17,10 +17,8 @@ import {
 } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 import { JobQueue } from "@svc/jobs";
-import { PROVIDER_REGISTRY } from "@svc/providers";
-import { startWorkers } from "@svc/worker";
+import { PROVIDER_REGISTRY } from "@svc/providers/registry";
 import type { Logger } from "pino";
-import { createApp } from "./app.ts";
 import { closeHttpServer } from "./close-http-server.ts";
 import { createHttpServer, listen } from "./http-server.ts";
 import { createProbeApp } from "./health/probe-app.ts";
@@ -113,12 +111,19 @@ export async function startService(
     }
   }
 
-  if (env.SVC_ROLE !== "api") await startWorkers({ ...deps, logger });
+  // Each role loads only its own code: the workers and the parsers they call, or the API.
+  if (env.SVC_ROLE !== "api") {
+    const { startWorkers } = await import("@svc/worker");
+    await startWorkers({ ...deps, logger });
+  }
 
   const probeDb = createDatabase(postgres.url, { max: 1 });
   const readiness = new Readiness(probeDb);
   // The etl role serves no API, but orchestrators still probe it.
-  const app = env.SVC_ROLE === "etl" ? createProbeApp(readiness) : createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
+  const app =
+    env.SVC_ROLE === "etl"
+      ? createProbeApp(readiness)
+      : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
   const server = options.serveHttp === false ? undefined : await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
   const address = server?.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;

@@ -1,4 +1,4 @@
-import { UPLOAD_ROUTES, type UploadFormat, type UploadRouteName } from "@svc/providers";
+import { UPLOAD_ROUTES, type UploadFormat, type UploadRouteName } from "@svc/providers/upload-routes";
 
 /** What each upload format's body is, for /openapi.yaml (the full line formats are in docs/decisions.md). */
 const FORMAT_BODIES: Record<UploadFormat, string> = {

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import { DEMO_CLIENT_ID, DEMO_COLLECTIONS, isDemoCollection, type DemoCollection } from "@svc/providers";
+import { DEMO_CLIENT_ID, DEMO_COLLECTIONS, isDemoCollection, type DemoCollection } from "@svc/providers/demo";
 import { appNameOf } from "../pages/app-name.ts";
 import { sendConsentErrorPage, sendConsentPage } from "./consent-page.ts";
 import type { DemoGrants } from "./demo-grants.ts";

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { DemoCollection } from "@svc/providers";
+import type { DemoCollection } from "@svc/providers/demo";
 import { html } from "../pages/html.ts";
 import { sendPage } from "../pages/page.ts";
 

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
-import { DEMO_MAX_WINDOW_DAYS, demoPage, demoProfile, isDemoCollection, type DemoCollection } from "@svc/providers";
+import { DEMO_MAX_WINDOW_DAYS, demoPage, demoProfile, isDemoCollection, type DemoCollection } from "@svc/providers/demo";
 import type { DemoGrants } from "./demo-grants.ts";
 
 // GET /demo/api/v1/profile and GET /demo/api/v1/<collection>?start=&end= with a demo access

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Sealer } from "@svc/core";
-import { DEMO_COLLECTIONS, type DemoCollection } from "@svc/providers";
+import { DEMO_COLLECTIONS, type DemoCollection } from "@svc/providers/demo";
 
 // Codes and tokens of the demo authorization server, kept in no table: each is a value
 // sealed with the instance's encryption key (deps.sealer: AES-256-GCM, so it can be neither

@@ -1,6 +1,6 @@
 import express, { type Router } from "express";
 import { consentStateTenantName, oauthCallbackUrl, type CoreDeps } from "@svc/core";
-import { DEMO_SLUG, demoProvider } from "@svc/providers";
+import { DEMO_SLUG, demoProvider } from "@svc/providers/demo";
 import { decideConsent, showConsent } from "./authorize.ts";
 import { demoApiRouter } from "./demo-api-routes.ts";
 import { DemoGrants } from "./demo-grants.ts";

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { DEMO_CLIENT_ID } from "@svc/providers";
+import { DEMO_CLIENT_ID } from "@svc/providers/demo";
 import { OAuthRefusal, type DemoGrants } from "./demo-grants.ts";
 
 // POST /demo/oauth/token (RFC 6749 4.1.3 and 6) and POST /demo/oauth/revoke (RFC 7009).

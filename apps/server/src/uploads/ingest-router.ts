@@ -15,7 +15,7 @@ import {
   userDeletedDuringUpload,
   type CoreDeps,
 } from "@svc/core";
-import { checkUpload, UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers";
+import { UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers/upload-routes";
 
 const IDEMPOTENCY_KEY = /^.{1,255}$/s;
 
@@ -58,6 +58,8 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       const heartbeat = startUploadHeartbeat(deps, upload.rawObjectId);
       try {
         const stored = await deps.rawStore.write(upload.storageKey, heartbeat.watch(bodyOf(req)), route.maxBytes);
+        // The parsers load at the first upload: an API process that takes none never holds them.
+        const { checkUpload } = await import("@svc/providers");
         await checkUpload(format, rawObjectSource(deps.rawStore, upload.storageKey, stored.byteSize));
         const { answer, replayed } = await completeUpload(deps, upload, stored);
         if (replayed) res.setHeader("Idempotent-Replayed", "true");
