@@ -34,15 +34,28 @@ console.log(`svc FHIR search benchmark: embedded PostgreSQL, Node ${process.vers
 const { tenant_id: tenantId } = await createTenant(db, "bench");
 const user = (await createUser(db, tenantId, "fhir")).id;
 
-/** A series of one type every `stepSeconds` over the year, shaped as the sample writer stores it (generated in SQL for speed). */
+/**
+ * A series of one type every `stepSeconds` over the year, shaped as the sample writer stores it
+ * (a series, one chunk per hour, the merged view's stream), generated in SQL for speed.
+ */
 async function insertSeries(type: string, unit: string, provider: string, source: string, onBody: boolean, stepSeconds: number, base: number, spread: number) {
   const count = Math.floor((YEAR_DAYS * 86_400) / stepSeconds);
+  const { rows } = await sql.query(
+    `INSERT INTO quantity_sample_series (user_id, provider, type, unit, source, source_key, device, on_body, is_primary_source, was_user_entered)
+     VALUES ($1, $2, $3, $4, $5, $5, $5 || ' device', $6, true, false) RETURNING id`,
+    [user, provider, type, unit, source, onBody],
+  );
   await sql.query(
-    `INSERT INTO quantity_samples (user_id, type, value, unit, start_date, end_date, metadata, provider, source, source_key, device, on_body, dedupe_key)
-     SELECT $1::uuid, $2, $3::float8 + (g % $4::int), $5, t, t, '{}', $6, $7, $7, $7 || ' device', $8,
-       'at:' || to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-     FROM generate_series(0, $9::int - 1) g, LATERAL (SELECT to_timestamp($10::bigint / 1000.0 + g * $11::int) AS t) x`,
-    [user, type, base, spread, unit, provider, source, onBody, count, origin, stepSeconds],
+    `INSERT INTO quantity_sample_chunks (user_id, series_id, hour, chunk_id, sample_count, start_offsets, durations_ms,
+       sample_values, ingested_at, raw_object_ids)
+     SELECT $1::uuid, $2::bigint, hour, nextval('quantity_sample_chunk_ids'), count(*)::int,
+       array_agg((extract(epoch FROM t - hour) * 1000)::int ORDER BY g), array_agg(0::bigint ORDER BY g),
+       array_agg($3::float8 + (g % $4::int) ORDER BY g), array_agg(now() ORDER BY g), array_agg(NULL::uuid ORDER BY g)
+     FROM generate_series(0, $5::int - 1) g,
+       LATERAL (SELECT to_timestamp($6::bigint / 1000.0 + g * $7::int) AS t) x,
+       LATERAL (SELECT date_trunc('hour', t, 'UTC') AS hour) h
+     GROUP BY hour`,
+    [user, rows[0].id, base, spread, count, origin, stepSeconds],
   );
   await sql.query(
     `INSERT INTO quantity_sample_streams (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
@@ -103,10 +116,10 @@ await writeEcgRecordings(db, { userId: user, provider: "apple_health" }, days.fi
 await writeNutritionLogs(db, { userId: user, provider: "cronometer" }, days.flatMap((day) =>
   [8, 13, 19].map((hour) => ({ start_date: new Date(day + hour * 3_600_000), meal_type: "snack", energy_kcal: 500, protein_grams: 20, source: "cronometer" })),
 ));
-for (const table of ["quantity_samples", "quantity_sample_streams", "sleep_sessions", "workouts", "daily_summaries", "ecg_recordings", "nutrition_logs"]) {
+for (const table of ["quantity_sample_series", "quantity_sample_chunks", "quantity_sample_streams", "sleep_sessions", "workouts", "daily_summaries", "ecg_recordings", "nutrition_logs"]) {
   await sql.query(`VACUUM ANALYZE ${table}`);
 }
-const { rows } = await sql.query(`SELECT (SELECT count(*) FROM quantity_samples) + (SELECT count(*) FROM sleep_sessions) + (SELECT count(*) FROM workouts)
+const { rows } = await sql.query(`SELECT (SELECT sum(sample_count) FROM quantity_sample_chunks) + (SELECT count(*) FROM sleep_sessions) + (SELECT count(*) FROM workouts)
   + (SELECT count(*) FROM daily_summaries) + (SELECT count(*) FROM ecg_recordings) + (SELECT count(*) FROM nutrition_logs) AS n`);
 console.log(`loaded ${rows[0].n} records (${samples} generated samples) in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s\n`);
 

@@ -3,15 +3,28 @@ import { BLOOD_PRESSURE_TYPES } from "./observation-kinds.ts";
 import type { PanelHolds } from "./observation-filter.ts";
 import { bloodPressureObservation, type BloodPressurePanel } from "./observations/blood-pressure-observation.ts";
 import { sampleObservation } from "./observations/sample-observation.ts";
-import { listSampleStartTimes, type QuantitySampleDto, type QuantitySampleRow, readSamplePage, toSampleDto } from "../records/index.ts";
-import { sliceOf, type ObservationEntry, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
+import { listSampleStartTimes, type QuantitySampleDto, type QuantitySampleRow, toSampleDto } from "../records/index.ts";
+import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
+import { type SampleRead, type SampleTypeInfo, startSampleRead } from "./sample-reads.ts";
 
-/** Quantity samples of one type listed alone (`qs-{id}`). */
-export async function samplesSlice(q: SliceQuery, type: string): Promise<SourceSlice> {
+const MAX_BIGINT_ID = "9223372036854775807";
+
+/** The read of a page of quantity samples of one type listed alone (`qs-{id}`). */
+export function samplesRead(q: SliceQuery, type: string, info: SampleTypeInfo | undefined): SampleRead {
   const query = { userId: q.ctx.userId, type, start: q.window.start, end: q.window.end, after: afterBigint(q.after, "quantity_sample"), limit: q.limit };
-  const rows = await readSamplePage(q.db, query, q.view);
+  return startSampleRead(query, q.view, info);
+}
+
+/**
+ * The slice of a samples read: complete up to its last row when it read one more than the
+ * page, or, while it is still reading, up to the time it has read up to.
+ */
+export function samplesSlice(q: SliceQuery, read: SampleRead): SourceSlice {
   const positionOf = (row: QuantitySampleRow): ObservationPosition => ({ t: row.start_date, kind: "quantity_sample", id: row.id.toString() });
-  return sliceOf(rows, q.limit, (row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }), positionOf);
+  const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }));
+  const last = read.rows.at(-1);
+  if (!read.done) return { entries, horizon: { t: new Date(read.readUpTo.getTime() - 1), kind: "quantity_sample", id: MAX_BIGINT_ID } };
+  return { entries, horizon: read.rows.length > q.limit && last ? positionOf(last) : null };
 }
 
 /**
@@ -35,11 +48,11 @@ const panelPosition = (panel: BloodPressurePanel): ObservationPosition => {
 };
 
 /**
- * Blood pressure panels (`bp-…`). Readings are read for whole instants (the next `limit` + 1
- * start times), so a pair is never split across pages; the panel sorts by its first reading's id.
+ * The instants of the blood pressure panels (`bp-…`) a page can hold: the next `limit` + 1
+ * start times of readings, so a pair is never split across pages.
  */
-export async function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHolds) => boolean): Promise<SourceSlice> {
-  const times = await listSampleStartTimes(q.db, {
+export function listPanelTimes(q: SliceQuery): Promise<Date[]> {
+  return listSampleStartTimes(q.db, {
     userId: q.ctx.userId,
     types: [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic],
     from: q.after?.t,
@@ -47,17 +60,38 @@ export async function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHold
     end: q.window.end,
     limit: q.limit + 1,
   });
+}
+
+/** The reads of every systolic and diastolic reading at the panels' instants. */
+export function panelReadings(q: SliceQuery, times: readonly Date[], infos: ReadonlyMap<string, SampleTypeInfo>): SampleRead[] {
   const [first, last] = [times[0], times.at(-1)];
-  if (!first || !last) return { entries: [], horizon: null };
-  const readings = async (type: string) =>
-    (await readSamplePage(q.db, { userId: q.ctx.userId, type, start: first, end: new Date(last.getTime() + 1), limit: 1_000_000 }, q.view)).map(toSampleDto);
-  const [systolic, diastolic] = await Promise.all([readings(BLOOD_PRESSURE_TYPES.systolic), readings(BLOOD_PRESSURE_TYPES.diastolic)]);
+  if (!first || !last) return [];
+  return [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic].map((type) =>
+    startSampleRead({ userId: q.ctx.userId, type, start: first, end: new Date(last.getTime() + 1), limit: 1_000_000 }, q.view, infos.get(type)),
+  );
+}
+
+/**
+ * Blood pressure panels from their readings (panelReadings); a panel sorts by its first
+ * reading's id. While the readings are still being read, the panels are complete up to the
+ * time both have read up to.
+ */
+export function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHolds) => boolean, times: readonly Date[], readings: readonly SampleRead[]): SourceSlice {
+  const last = times.at(-1);
+  if (!last) return { entries: [], horizon: null };
+  const readUpTo = Math.min(...readings.filter((read) => !read.done).map((read) => read.readUpTo.getTime()));
+  const [systolic, diastolic] = [readings[0]?.rows ?? [], readings[1]?.rows ?? []].map((rows) =>
+    rows.filter((row) => row.start_date.getTime() < readUpTo).map(toSampleDto),
+  ) as [QuantitySampleDto[], QuantitySampleDto[]];
   const entries: ObservationEntry[] = pairReadings(systolic, diastolic)
     .filter((panel) => holds({ systolic: panel.systolic !== null, diastolic: panel.diastolic !== null }))
     .map((panel) => ({ position: panelPosition(panel), render: () => bloodPressureObservation(q.ctx, panel) }))
     .filter((entry) => !q.after || comparePositions(entry.position, q.after) > 0)
     .sort((a, b) => comparePositions(a.position, b.position));
   // Every reading up to the last instant read is among them; one instant more tells there is more.
-  const horizon = times.length > q.limit ? { t: last, kind: "blood_pressure" as const, id: "9223372036854775807" } : null;
-  return { entries, horizon };
+  const horizons = [
+    ...(times.length > q.limit ? [{ t: last, kind: "blood_pressure" as const, id: MAX_BIGINT_ID }] : []),
+    ...(readUpTo < Infinity ? [{ t: new Date(readUpTo - 1), kind: "blood_pressure" as const, id: MAX_BIGINT_ID }] : []),
+  ];
+  return { entries, horizon: horizons.sort(comparePositions)[0] ?? null };
 }

@@ -3,11 +3,22 @@ import { fhirSystems } from "./fhir-systems.ts";
 import { intersectFilters, observationFilter, type ObservationFilter } from "./observation-filter.ts";
 import { isBloodPressureType, type RecordKind } from "./observation-kinds.ts";
 import { comparePositions, decodeObservationCursor, encodeObservationCursor, type ObservationPosition } from "./observation-position.ts";
-import { checkSampleType, listEcgVoltages, listSampleTypeSpans, type RecordView } from "../records/index.ts";
+import {
+  checkSampleType,
+  groupOfMetric,
+  listEcgVoltages,
+  loadUserSourceOrders,
+  rankStreams,
+  type RecordView,
+  resolveSourceOrder,
+  type UserSourceOrders,
+} from "../records/index.ts";
 import { type DbClient, parseTimeWindow, type TimeWindow } from "../platform/index.ts";
 import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
+import { listUserSampleStreams } from "./observation-sample-repository.ts";
 import { dailySlice, ECG_RECORDINGS_PER_PAGE, ecgSlice, nutritionSlice, sleepSlice, workoutSlice } from "./record-sources.ts";
-import { bloodPressureSlice, samplesSlice } from "./sample-sources.ts";
+import { readNextWindows, readSeries, type SampleRead, type SampleTypeInfo } from "./sample-reads.ts";
+import { bloodPressureSlice, listPanelTimes, panelReadings, samplesRead, samplesSlice } from "./sample-sources.ts";
 
 export interface ObservationSearchInput {
   type?: string | undefined;
@@ -38,13 +49,39 @@ const RECORD_SLICES: Record<RecordKind, (q: SliceQuery) => Promise<SourceSlice>>
   nutrition_log: nutritionSlice,
 };
 
+type SampleStream = Awaited<ReturnType<typeof listUserSampleStreams>>[number];
+
+/** Each type the user has samples of: the span of its samples and, in the merged view, its streams ranked. */
+function sampleTypeInfos(streams: readonly SampleStream[], orders: UserSourceOrders | undefined): Map<string, SampleTypeInfo> {
+  const byType = new Map<string, SampleStream[]>();
+  for (const stream of streams) byType.set(stream.type, [...(byType.get(stream.type) ?? []), stream]);
+  const infos = new Map<string, SampleTypeInfo>();
+  for (const [type, of] of byType) {
+    const sqlStreams = of.map(({ sourceKey, provider, onBody, maxDurationSeconds }) => ({ sourceKey, provider, onBody, maxDurationSeconds }));
+    infos.set(type, {
+      first: new Date(Math.min(...of.map((s) => s.firstStart.getTime()))),
+      last: new Date(Math.max(...of.map((s) => s.lastStart.getTime()))),
+      streams: orders ? rankStreams(sqlStreams, resolveSourceOrder(type, groupOfMetric(type), orders)) : [],
+    });
+  }
+  return infos;
+}
+
 /** Types the user has samples of that pass the filter and can hold samples after the position in the window. */
-async function sampleTypesToRead(db: DbClient, userId: string, filter: ObservationFilter, window: TimeWindow, after: ObservationPosition | undefined) {
+function sampleTypesToRead(infos: ReadonlyMap<string, SampleTypeInfo>, filter: ObservationFilter, window: TimeWindow, after: ObservationPosition | undefined) {
   const from = Math.max(window.start?.getTime() ?? -Infinity, after?.t.getTime() ?? -Infinity);
-  return (await listSampleTypeSpans(db, userId))
-    .filter((span) => !isBloodPressureType(span.type) && filter.sampleType(span.type))
-    .filter((span) => span.last_start.getTime() >= from && (!window.end || span.first_start < window.end))
-    .map((span) => span.type);
+  return [...infos]
+    .filter(([type]) => !isBloodPressureType(type) && filter.sampleType(type))
+    .filter(([, span]) => span.last.getTime() >= from && (!window.end || span.first < window.end))
+    .map(([type]) => type)
+    .sort();
+}
+
+/** Whether the page is known from the slices as read so far: more entries than the page up to the nearest horizon. */
+function pageIsKnown(slices: readonly SourceSlice[], limit: number): boolean {
+  const horizon = slices.flatMap((slice) => slice.horizon ?? []).sort(comparePositions)[0];
+  if (!horizon) return false;
+  return slices.flatMap((slice) => slice.entries).filter((entry) => comparePositions(entry.position, horizon) <= 0).length > limit;
 }
 
 /**
@@ -69,6 +106,36 @@ function cutPage(slices: readonly SourceSlice[], limit: number): { page: Observa
   }
   if (page.length < candidates.length) return { page, next: page.at(-1)?.position };
   return { page, next: horizon };
+}
+
+/**
+ * The slices of every source the filter lets through. Records are read beside the user's
+ * sample streams; then the samples of every type and the blood pressure readings are read a
+ * window at a time, every type's window in one statement, until the page is known (a type or
+ * the panels still reading give a horizon at the time they have read up to; see pageIsKnown).
+ */
+async function readSlices(q: SliceQuery, filter: ObservationFilter): Promise<SourceSlice[]> {
+  const panel = filter.panel;
+  const [streams, orders, panelTimes, records] = await Promise.all([
+    listUserSampleStreams(q.db, q.ctx.userId),
+    q.view === "merged" ? loadUserSourceOrders(q.db, q.ctx.userId) : undefined,
+    panel ? listPanelTimes(q) : [],
+    Promise.all([...filter.records].map((kind) => RECORD_SLICES[kind](q))),
+  ]);
+  const infos = sampleTypeInfos(streams, orders);
+  const reads = sampleTypesToRead(infos, filter, q.window, q.after).map((type) => samplesRead(q, type, infos.get(type)));
+  const readings = panelReadings(q, panelTimes, infos);
+  const all: SampleRead[] = [...reads, ...readings];
+  const series = readSeries(q.db, q.ctx.userId, all);
+  for (;;) {
+    await readNextWindows(q.db, q.ctx.userId, all, series);
+    const slices = [
+      ...reads.map((read) => samplesSlice(q, read)),
+      ...(panel ? [bloodPressureSlice(q, panel, panelTimes, readings)] : []),
+      ...records,
+    ];
+    if (all.every((read) => read.done) || pageIsKnown(slices, q.limit)) return slices;
+  }
 }
 
 function searchLink(settings: ObservationSearchSettings, input: ObservationSearchInput, cursor: string | undefined): string {
@@ -103,13 +170,7 @@ export async function searchObservations(
   const after = decodeObservationCursor(input.cursor);
   const q: SliceQuery = { db, ctx: { userId, systems }, window, view: input.view, after, limit: input.limit };
 
-  const types = await sampleTypesToRead(db, userId, filter, window, after);
-  const panel = filter.panel;
-  const slices = await Promise.all([
-    ...types.map((type) => samplesSlice(q, type)),
-    ...(panel ? [bloodPressureSlice(q, panel)] : []),
-    ...[...filter.records].map((kind) => RECORD_SLICES[kind](q)),
-  ]);
+  const slices = await readSlices(q, filter);
   const { page, next } = cutPage(slices, input.limit);
   const recordings = page.filter((entry) => entry.position.kind === "ecg_recording").map((entry) => entry.position.id);
   const voltages = await listEcgVoltages(db, userId, recordings);

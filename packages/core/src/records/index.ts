@@ -34,6 +34,9 @@ export * from "./heartbeats/hrv-results.ts";
 export * from "./heartbeats/rr-intervals.ts";
 export * from "./menstrual-cycles/menstrual-cycles.ts";
 export * from "./merge/source-orders.ts";
+export { rankStreams, resolveSourceOrder, type UserSourceOrders } from "./merge/source-ranking.ts";
+export type { MatchKind } from "./merge/match-kinds.ts";
+export type { SqlStream } from "./merge/merge-sql-repository.ts";
 export { selectNutritionLogs } from "./nutrition/nutrition-log-repository.ts";
 export * from "./nutrition/nutrition-writer.ts";
 export * from "./nutrition/nutrition.ts";
@@ -43,7 +46,20 @@ export { type RecordBatch, type WriteSummary } from "./record-batches.ts";
 export { type AfterTimeBigint, type AfterTimeUuid } from "./record-cursors.ts";
 export { insertRejectedRecords } from "./rejected-record-repository.ts";
 export { resolveStatsIntervals } from "./samples/intervals.ts";
-export { listSampleStartTimes, mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";
+export {
+  type CutRow,
+  type HourWindow,
+  hoursAround,
+  listSampleStartTimes,
+  mergedSampleBucketAggregates,
+  mergedSamplePageSql,
+  type QuantitySampleRow,
+  type SamplePageQuery,
+  type SamplePageRow,
+  samplePageSql,
+  windowRead,
+} from "./samples/quantity-sample-repository.ts";
+export { listSampleSeries, type SampleSeries } from "./samples/sample-series-repository.ts";
 export * from "./samples/sample-stats.ts";
 export { queueStaleMergedRollups, refreshMergedSampleRollups } from "./samples/merged-rollups.ts";
 export { rebuildUserSampleRollups } from "./samples/sample-rollup-repository.ts";

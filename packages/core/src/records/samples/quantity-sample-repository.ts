@@ -206,14 +206,18 @@ const CUT_END_MS = Prisma.sql`round(date_part('epoch', ${CUT_END}) * 1000) AS cu
  * `limit` unless the window ran out. `readUpTo`: where the next window starts.
  */
 export async function listQuantitySamples(db: DbClient, q: SamplePageQuery, hours: HourWindow): Promise<WindowRead> {
-  const rows = await db.$queryRaw<CutRow[]>`
+  return windowRead(await db.$queryRaw<CutRow[]>(samplePageSql(q, hours)), hours);
+}
+
+/** The statement of listQuantitySamples (the FHIR search runs several in one). */
+export function samplePageSql(q: SamplePageQuery, hours: HourWindow): Prisma.Sql {
+  return Prisma.sql`
     WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1, hours)}
     SELECT ${PAGE_COLUMNS}, ${CUT_END_MS}
     FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
     WHERE ${pageFilters(q)}
     ORDER BY start_date, id
     LIMIT ${q.limit + 1}`;
-  return windowRead(rows, hours);
 }
 
 export interface WindowRead {
@@ -221,9 +225,9 @@ export interface WindowRead {
   readUpTo: Date;
 }
 
-type CutRow = SamplePageRow & { cut_end_ms: number | null };
+export type CutRow = SamplePageRow & { cut_end_ms: number | null };
 
-function windowRead(rows: CutRow[], hours: HourWindow, cutEndMs: number | null = rows[0]?.cut_end_ms ?? null): WindowRead {
+export function windowRead(rows: CutRow[], hours: HourWindow, cutEndMs: number | null = rows[0]?.cut_end_ms ?? null): WindowRead {
   return { rows, readUpTo: cutEndMs !== null && cutEndMs < hours.to.getTime() ? new Date(cutEndMs) : hours.to };
 }
 
@@ -308,6 +312,15 @@ export async function listMergedQuantitySamples(
   streams: readonly SqlStream[],
   kind: MatchKind,
 ): Promise<WindowRead> {
+  const rows = await db.$queryRaw<CutRow[]>(mergedSamplePageSql(q, hours, streams, kind));
+  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end_ms ?? null);
+}
+
+/**
+ * The statement of listMergedQuantitySamples (the FHIR search runs several in one): the kept
+ * samples, or one row of nulls but the cut when it keeps none.
+ */
+export function mergedSamplePageSql(q: SamplePageQuery, hours: HourWindow, streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
   const padMs = mergePadMs(kind, streams);
   const pad = Prisma.sql`make_interval(secs => ${padMs / 1000})`;
   const reach = { from: floorHour(new Date(hours.from.getTime() - padMs)), to: new Date(hours.to.getTime() + padMs) };
@@ -315,7 +328,7 @@ export async function listMergedQuantitySamples(
   // Only samples within the merge's reach of the page's samples can change what it keeps.
   const reached = Prisma.sql`${from ? Prisma.sql`start_date >= ${new Date(from.getTime() - padMs)} AND` : Prisma.empty}
     start_date < coalesce(${CUT_END}, ${hours.to}) + ${pad}`;
-  const rows = await db.$queryRaw<CutRow[]>`
+  return Prisma.sql`
     WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1, hours)},
     s AS (SELECT * FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`)} rows WHERE ${reached}),
     ${mergedRows(streams, kind)},
@@ -337,7 +350,6 @@ export async function listMergedQuantitySamples(
       FROM page JOIN labels USING (outranked_by)
       ORDER BY start_ms, id
     ) kept ON true`;
-  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end_ms ?? null);
 }
 
 export interface StatsBucketRow {

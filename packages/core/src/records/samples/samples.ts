@@ -89,8 +89,8 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
 }
 
 /** The first window a page reads; each next one is WINDOW_GROWTH times longer. */
-const FIRST_WINDOW_MS = 7 * 86_400_000;
-const WINDOW_GROWTH = 8;
+export const FIRST_WINDOW_MS = 7 * 86_400_000;
+export const WINDOW_GROWTH = 8;
 
 /**
  * One page of samples of a type in a view (one row more than `limit`, unless it is the last).
@@ -142,7 +142,7 @@ async function appendWithSeries(samples: QuantitySampleRow[], db: DbClient, quer
   }
 }
 
-function toSampleRow(row: SamplePageRow, series: Omit<SampleSeries, "id">): QuantitySampleRow {
+export function toSampleRow(row: SamplePageRow, series: Omit<SampleSeries, "id">): QuantitySampleRow {
   const sample: QuantitySampleRow = {
     id: row.id,
     type: series.type,
