@@ -50,7 +50,11 @@ export const JOB_CATALOG = {
     queue: { notify: true },
     // NOTIFY only wakes workers for jobs due at once; a retry queued with startAfter is found
     // by polling, which pg-boss slows to every 30 s while NOTIFY is on: poll every second.
-    work: { localConcurrency: 8, notifyPollingIntervalSeconds: 1 },
+    // Batches of 4: a quarter of pg-boss's fetch and completion statements per delivery, and
+    // jobs fetched together share their claim statement (core's delivery-attempt.ts). The
+    // handler still runs 8 deliveries at once per process, so a job waits behind at most 24
+    // others of this process: 4 rounds of the 15 s timeout, well inside expireInSeconds.
+    work: { localConcurrency: 8, batchSize: 4, notifyPollingIntervalSeconds: 1 },
   },
   // Every 10 minutes: raw objects still pending with no ETL job left to run them (a job cut at
   // shutdown on its last attempt, a give-up that could not reach the database) get a new job.

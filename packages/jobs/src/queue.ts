@@ -1,4 +1,4 @@
-import { fromPrisma, PgBoss, type PrismaTransactionLike, type WorkOptions } from "pg-boss";
+import { fromPrisma, type Job, PgBoss, type PrismaTransactionLike, type WorkOptions } from "pg-boss";
 import { JOB_CATALOG, type JobName, type JobPayload } from "./catalog.ts";
 import { inJobSpan, splitTraceContext, withTraceContext } from "./job-trace.ts";
 
@@ -81,10 +81,12 @@ export class JobQueue {
   }
 
   /**
-   * Runs `handler` for each job of `name`, one at a time per worker (several workers where
-   * the catalog says so), polling every second unless NOTIFY wakes them sooner. A worker that
-   * just finished a job fetches again at once: pg-boss would otherwise wait out the polling
-   * interval after every job, one job per worker per second however long the backlog.
+   * Runs `handler` for each job of `name`: each worker fetches a batch (one job unless the
+   * catalog sets batchSize) and runs its jobs at once, several workers where the catalog says
+   * so, polling every second unless NOTIFY wakes them sooner. A job whose handler threw is
+   * failed and retried on its own, whatever the others of its batch did. A worker that
+   * just finished a batch fetches again at once: pg-boss would otherwise wait out the polling
+   * interval after every batch, however long the backlog.
    */
   async work<N extends JobName>(
     name: N,
@@ -94,23 +96,34 @@ export class JobQueue {
     const { payload: schema, options } = entry;
     const work: WorkOptions = "work" in entry ? entry.work : {};
     const { localConcurrency = 1, ...fetching } = { pollingIntervalSeconds: 1, batchSize: 1, ...work };
+    /** Runs one job of a batch; what it threw, or null. */
+    const run = async (job: Job<object>): Promise<unknown> => {
+      const { payload, carrier } = splitTraceContext(job.data);
+      this.active++;
+      try {
+        await inJobSpan(name, job, carrier, () =>
+          handler(schema.parse(payload) as JobPayload<N>, {
+            id: job.id,
+            retryCount: job.retryCount,
+            lastAttempt: job.retryCount >= options.retryLimit,
+          }),
+        );
+        return null;
+      } catch (error) {
+        return error ?? new Error("the job handler threw nothing");
+      } finally {
+        this.active--;
+      }
+    };
     // One pg-boss worker per slot, so that each knows its own id to wake.
     for (let slot = 0; slot < localConcurrency; slot++) {
       let workerId = "";
-      workerId = await this.boss.work<JobPayload<N>>(name, fetching, async ([job]) => {
-        if (!job) return;
-        const { payload, carrier } = splitTraceContext(job.data);
-        this.active++;
-        try {
-          await inJobSpan(name, job, carrier, () =>
-            handler(schema.parse(payload) as JobPayload<N>, {
-              id: job.id,
-              retryCount: job.retryCount,
-              lastAttempt: job.retryCount >= options.retryLimit,
-            }),
-          );
-        } finally {
-          this.active--;
+      workerId = await this.boss.work<object>(name, fetching, async (jobs) => {
+        const thrown = await Promise.all(jobs.map(run));
+        // A job that threw is failed (and retried) on its own; pg-boss completes the others of
+        // the batch in one statement when this returns, fenced to the attempts it fetched.
+        for (const [index, error] of thrown.entries()) {
+          if (error !== null) await this.boss.fail(name, jobs[index]!, error as object);
         }
         this.boss.notifyWorker(workerId);
       });

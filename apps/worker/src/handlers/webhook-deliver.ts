@@ -1,5 +1,9 @@
 import { attemptWebhookDelivery } from "@svc/core";
 import type { WorkerDeps } from "../worker-deps.ts";
+import { createSlots } from "./webhook-delivery-slots.ts";
+
+/** Deliveries one etl process runs at once (claimed, posted, recorded), whatever its jobs' batches. */
+const DELIVERIES_AT_ONCE = 8;
 
 /**
  * One attempt of one webhook delivery. The retry schedule is the delivery's own (each failed
@@ -8,8 +12,9 @@ import type { WorkerDeps } from "../worker-deps.ts";
  */
 export async function registerWebhookDeliver(deps: WorkerDeps): Promise<void> {
   const { jobs, logger } = deps;
+  const slot = createSlots(DELIVERIES_AT_ONCE);
   await jobs.work("webhook-deliver", async ({ delivery_id }) => {
-    const outcome = await attemptWebhookDelivery(deps, BigInt(delivery_id));
+    const outcome = await slot(() => attemptWebhookDelivery(deps, BigInt(delivery_id)));
     if (outcome.result === "nothing-to-do") return;
     if (outcome.result === "parked-endpoint-disabled") {
       logger.info({ delivery_id, endpoint_id: outcome.endpointId }, "webhook delivery parked: endpoint disabled");

@@ -14,17 +14,19 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Marks the delivery running and returns it with its endpoint; null when it is gone, done or
- * parked (nothing to do). A running delivery is claimed again: its last worker died.
+ * Marks the deliveries running and returns each with its endpoint, in the order of `ids`; null
+ * for one that is gone, done or parked (nothing to do). A running delivery is claimed again:
+ * its last worker died.
  */
-export async function claimWebhookDelivery(db: DbClient, deliveryId: bigint): Promise<ClaimedDelivery | null> {
+export async function claimWebhookDeliveries(db: DbClient, ids: bigint[]): Promise<Array<ClaimedDelivery | null>> {
   const rows = await db.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries d SET status = 'running', updated_at = now()
     FROM webhook_endpoints e
-    WHERE d.id = ${deliveryId} AND d.status IN ('pending', 'running') AND e.id = d.endpoint_id
+    WHERE d.id = ANY(${ids.map(String)}::bigint[]) AND d.status IN ('pending', 'running') AND e.id = d.endpoint_id
     RETURNING d.id, d.event_id AS "eventId", d.body, e.id AS "endpointId", e.url,
               e.status::text AS "endpointStatus", e.secret_sealed AS "secretSealed"`;
-  return rows[0] ?? null;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Parks a delivery without an attempt (its endpoint is disabled). */
@@ -63,18 +65,45 @@ export async function insertAttemptKeepingLast(db: DbClient, record: AttemptReco
   await db.webhookAttempt.deleteMany({ where: { deliveryId: record.deliveryId, attempt: { lte: record.attempt - kept } } });
 }
 
-/** The delivery after a 2xx: done. */
-export async function markDeliveryDone(
-  db: DbClient,
-  deliveryId: bigint,
-  counters: { attempts: number; attemptsMade: number; statusCode: number | null },
-): Promise<void> {
-  await db.$executeRaw`
-    UPDATE webhook_deliveries
-    SET status = 'done', attempts = ${counters.attempts}, attempts_made = ${counters.attemptsMade},
-        last_status_code = ${counters.statusCode}, last_error = NULL, next_attempt_at = NULL,
-        delivered_at = now(), updated_at = now()
-    WHERE id = ${deliveryId}`;
+/** An attempt that got a 2xx, and how many attempts its delivery keeps. */
+export type AcceptedAttempt = Omit<AttemptRecord, "attempt" | "error"> & { kept: number };
+
+/**
+ * Records accepted attempts in one statement: each delivery done (its counters counted on from
+ * its locked row), the attempt added to its history and what falls out of the last `kept`
+ * dropped, and each endpoint's last_success_at (skipped when another success wrote it less
+ * than a second ago, so that a busy endpoint is not one hot row). Returns each attempt's
+ * number, in the order given; null for a delivery deleted meanwhile (its user or endpoint was).
+ */
+export async function recordAcceptedAttempts(db: DbClient, attempts: AcceptedAttempt[]): Promise<Array<number | null>> {
+  const rows = await db.$queryRaw<Array<{ id: bigint; attempt: number }>>`
+    WITH input AS (
+      SELECT * FROM unnest(${attempts.map((a) => String(a.deliveryId))}::bigint[], ${attempts.map((a) => a.startedAt.toISOString())}::timestamptz[],
+                           ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.statusCode)}::int[],
+                           ${attempts.map((a) => a.responseBodyExcerpt)}::text[], ${attempts.map((a) => a.kept)}::int[])
+        AS i (delivery_id, started_at, duration_ms, status_code, excerpt, kept)
+    ), delivery AS (
+      UPDATE webhook_deliveries d
+      SET status = 'done', attempts = d.attempts + 1, attempts_made = d.attempts_made + 1,
+          last_status_code = i.status_code, last_error = NULL, next_attempt_at = NULL,
+          delivered_at = now(), updated_at = now()
+      FROM input i
+      WHERE d.id = i.delivery_id
+      RETURNING d.id, d.attempts_made, d.endpoint_id, i.started_at, i.duration_ms, i.status_code, i.excerpt, i.kept
+    ), added AS (
+      INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body_excerpt)
+      SELECT id, attempts_made, started_at, duration_ms, status_code, NULL, excerpt FROM delivery
+    ), dropped AS (
+      DELETE FROM webhook_attempts a USING delivery
+      WHERE a.delivery_id = delivery.id AND a.attempt <= delivery.attempts_made - delivery.kept
+    ), endpoint AS (
+      UPDATE webhook_endpoints e SET last_success_at = now(), failing_since = NULL, updated_at = now()
+      WHERE e.id IN (SELECT endpoint_id FROM delivery)
+        AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < now() - interval '1 second')
+    )
+    SELECT id, attempts_made AS attempt FROM delivery`;
+  const byId = new Map(rows.map((row) => [row.id, row.attempt]));
+  return attempts.map((a) => byId.get(a.deliveryId) ?? null);
 }
 
 /** The delivery after a failed attempt: pending again until `nextAttemptAt`, or parked when it is null. */
@@ -90,17 +119,6 @@ export async function markDeliveryFailed(
         last_status_code = ${failure.statusCode}, last_error = ${failure.error},
         next_attempt_at = ${failure.nextAttemptAt}, updated_at = now()
     WHERE id = ${deliveryId}`;
-}
-
-/**
- * The endpoint accepted a delivery: last_success_at now, failing_since cleared. Skipped when
- * another success wrote it less than a second ago, so that busy endpoints are not one hot row.
- */
-export async function recordEndpointSuccess(db: DbClient, endpointId: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE webhook_endpoints SET last_success_at = now(), failing_since = NULL, updated_at = now()
-    WHERE id = ${endpointId}::uuid
-      AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < now() - interval '1 second')`;
 }
 
 /** The endpoint failed an attempt started at `startedAt`: the start of a run of failures unless one runs. */
