@@ -4,8 +4,12 @@
 // DATABASE_URL), lets each sit idle BENCH_SETTLE_S seconds after it started, and prints its RSS
 // (/proc/<pid>/status VmRSS) and V8 heap. Beside them, the physical reference: a minimal
 // node:http + pg server, one query run, idle as long. Asserts nothing.
-//   npm run bench -- memory                        (BENCH_RUNS=2, BENCH_SETTLE_S=10)
+// At rest means after V8's memory reducer ran: it gives back the young generation the start
+// grew (about 80 MB) once the process has idled for 10-20 s, hence the 30 s default.
+//   npm run bench -- memory                        (BENCH_RUNS=2, BENCH_SETTLE_S=30)
 //   BENCH_ENTRY=source npm run bench -- memory     (apps/server/src/main.ts, as the other benches run it)
+//   BENCH_ALSO=before=/tmp/old/dist/main.js npm run bench -- memory
+//                                                  (also measures saved builds, name=path,..., interleaved)
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +17,7 @@ import path from "node:path";
 import { applyMigrations, openEmbeddedPostgres } from "@svc/db";
 
 const runs = Number(process.env.BENCH_RUNS ?? 2);
-const settleSeconds = Number(process.env.BENCH_SETTLE_S ?? 10);
+const settleSeconds = Number(process.env.BENCH_SETTLE_S ?? 30);
 const fromSource = process.env.BENCH_ENTRY === "source";
 const MB = 1024 * 1024;
 const serverDir = path.resolve(import.meta.dirname, "../apps/server");
@@ -93,12 +97,21 @@ const serverEnv = (role: string) => ({
   SVC_HOST: "127.0.0.1",
   SVC_LOG_LEVEL: "info",
 });
+const builds = [
+  { label: "svc", entry },
+  ...(process.env.BENCH_ALSO?.split(",") ?? []).map((named) => {
+    const [label, file] = named.split("=") as [string, string];
+    return { label, entry: ["--enable-source-maps", path.resolve(file)] };
+  }),
+];
 const subjects: { name: string; run: () => Promise<Measure> }[] = [
-  ...["api", "etl", "all"].map((role) => ({
-    name: `svc SVC_ROLE=${role}`,
-    // SVC_ROLE=all logs "svc started" twice: the API, then its etl thread.
-    run: () => measure(entry, { cwd: serverDir, env: serverEnv(role), ready: /"msg":"svc started"/, times: role === "all" ? 2 : 1 }),
-  })),
+  ...["api", "etl", "all"].flatMap((role) =>
+    builds.map((build) => ({
+      name: `${build.label} SVC_ROLE=${role}`,
+      // SVC_ROLE=all logs "svc started" twice: the API, then its etl thread.
+      run: () => measure(build.entry, { cwd: serverDir, env: serverEnv(role), ready: /"msg":"svc started"/, times: role === "all" ? 2 : 1 }),
+    })),
+  ),
   {
     name: "node:http + pg reference",
     run: () =>

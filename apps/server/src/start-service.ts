@@ -25,6 +25,7 @@ import { createProbeApp } from "./health/probe-app.ts";
 import { Readiness } from "./health/readiness.ts";
 import type { Env } from "./env.ts";
 import { rawStoreFromEnv } from "./raw-store-from-env.ts";
+import { releaseStartMemory } from "./release-start-memory.ts";
 
 export interface RunningService {
   /** http://127.0.0.1:<port>: the API, or with SVC_ROLE=etl only the probes /healthz and /readyz. */
@@ -117,24 +118,19 @@ export async function startService(
     await startWorkers({ ...deps, logger });
   }
 
-  const probeDb = createDatabase(postgres.url, { max: 1 });
-  const readiness = new Readiness(probeDb);
-  // The etl role serves no API, but orchestrators still probe it.
-  const app =
-    env.SVC_ROLE === "etl"
-      ? createProbeApp(readiness)
-      : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
-  const server = options.serveHttp === false ? undefined : await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
-  const address = server?.address();
+  // The etl thread of SVC_ROLE=all serves nothing over HTTP: no probes, no probe database client.
+  const http = options.serveHttp === false ? undefined : await serveHttp(env, postgres.url, deps, logger);
+  const address = http?.server.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
   if (url && !env.SVC_PUBLIC_URL) publicUrl = url;
   logger.info({ role: env.SVC_ROLE, url }, "svc started");
+  releaseStartMemory();
 
   return {
     url,
     databaseUrl: postgres.url,
     async stop(alongside) {
-      readiness.beginShutdown();
+      http?.readiness.beginShutdown();
       const delaySeconds = env.SVC_SHUTDOWN_DELAY_SECONDS;
       if (delaySeconds > 0) {
         // Load balancers notice a failing readiness only at their next probe: keep serving until then.
@@ -145,7 +141,7 @@ export async function startService(
       logger.info({ timeout_seconds: timeoutSeconds }, "shutdown: not ready, no new connections, finishing requests and jobs");
       // Both at once: the queue stops fetching while requests finish (and may still queue jobs).
       const [requests, running] = await Promise.all([
-        server ? closeHttpServer(server, timeoutSeconds * 1000) : { cut: 0 },
+        http ? closeHttpServer(http.server, timeoutSeconds * 1000) : { cut: 0 },
         jobs.drain(timeoutSeconds * 1000),
       ]);
       const cut = { connections_cut: requests.cut, jobs_cut: running.cut };
@@ -154,9 +150,21 @@ export async function startService(
       await jobs.stop();
       await alongside;
       await db.$disconnect();
-      await probeDb.$disconnect();
+      await http?.probeDb.$disconnect();
       await postgres.stop();
       logger.info("svc stopped");
     },
   };
+}
+
+/** Listens on PORT: the API, or for the etl role only the probes, which orchestrators still ask. */
+async function serveHttp(env: Env, databaseUrl: string, deps: CoreDeps, logger: Logger) {
+  const probeDb = createDatabase(databaseUrl, { max: 1 });
+  const readiness = new Readiness(probeDb);
+  const app =
+    env.SVC_ROLE === "etl"
+      ? createProbeApp(readiness)
+      : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
+  const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
+  return { server, readiness, probeDb };
 }
