@@ -17,6 +17,8 @@ describe("an unavailable database", () => {
     // node-postgres's own, without a code: a connection lost mid-query (failover, a proxy closing it).
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    // A transaction's next query on a connection the server closed meanwhile (PostgreSQL stopping).
+    expect(isDatabaseUnavailable(new Error("Client has encountered a connection error and is not queryable"))).toBe(true);
   });
 
   it("is not a wrong query, an unknown error, or a provider that cannot be reached", () => {

@@ -6,8 +6,11 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P203
 const SQLSTATE = /^(08...|53300|57P0[123])$/;
 /** Socket errors of the pg driver (pg-boss) connecting to a server that is down. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
-/** node-postgres's own errors, without a code, for a connection lost mid-query (failover, a proxy closing it) or never made. */
-const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+/**
+ * node-postgres's own errors, without a code, for a connection lost mid-query (failover, a proxy
+ * closing it), never made, or lost before the next query of a transaction was sent on it.
+ */
+const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable)/;
 
 /**
  * Whether an error means PostgreSQL cannot be used right now (stopped, restarting, connection
