@@ -13,10 +13,16 @@
 // (waiting up to 300 s). Asserts nothing, but exits 1 when any answer was a 5xx other than
 // 503 (or the server died), so a run shows failure. 429 and 503 are the server's designed
 // answers to too much at once (uploads in flight per user, no database connection): counted
-// apart. Rate limits (SVC_RATE_LIMIT_*) are turned off: the bench measures throughput.
+// apart. Rate limits (SVC_RATE_LIMIT_*) are off in phases a, b and c: they measure throughput.
+//   a2. the reads of a again on a server restarted with rate limiting active: the default
+//      window, limits raised above the offered load so the limiter counts every call but
+//      refuses none (its cost is measured, not its refusals)
 //   npm run bench -- load                    (BENCH_CONNECTIONS=200, BENCH_DURATION_S=60)
 //   BENCH_DURATION_S=10 npm run bench -- load   (a quick run)
-import { spawn } from "node:child_process";
+//   BENCH_PHASES=a,a2 npm run bench -- load     (some phases only; default a,a2,b,c)
+//   BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" ...   (node options of the server)
+//   BENCH_PG_STATS=1 ...   (after each phase, the statements that took most database time, from pg_stat_statements)
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -46,52 +52,96 @@ const MB = 1024 * 1024;
 // ---- The database, the tenant and the server ------------------------------------------
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
 chmodSync(dataDir, 0o755);
-const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+let postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+const pgStats = process.env.BENCH_PG_STATS === "1";
+if (pgStats) {
+  // pg_stat_statements must be loaded at the server's start.
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
+  await admin.end();
+  await postgres.stop();
+  postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+}
 await applyMigrations(postgres.url);
 const db = createDatabase(postgres.url, { max: 1 });
 const { api_key: tenantKey } = await createTenant(db, "bench");
 await db.$disconnect();
 const sql = new pg.Client({ connectionString: postgres.url });
 await sql.connect();
+if (pgStats) await sql.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+
+/** The statements that took most database time since the last call (BENCH_PG_STATS=1). */
+async function topStatements(): Promise<void> {
+  if (!pgStats) return;
+  const { rows } = await sql.query(
+    `SELECT calls, round(total_exec_time)::int AS total_ms, round(mean_exec_time::numeric, 2) AS mean_ms, shared_blks_hit + shared_blks_read AS blocks,
+       regexp_replace(left(query, 160), '\\s+', ' ', 'g') AS query
+     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+  );
+  const { rows: sums } = await sql.query("SELECT sum(calls)::int AS calls, round(sum(total_exec_time))::int AS total_ms FROM pg_stat_statements");
+  line("database time", `${sums[0].calls} statements, ${sums[0].total_ms} ms in all; the top 15 (calls, total ms, mean ms, blocks, statement):`);
+  for (const r of rows) console.log(`    ${String(r.calls).padStart(7)} ${String(r.total_ms).padStart(7)} ${String(r.mean_ms).padStart(8)} ${String(r.blocks).padStart(9)}  ${r.query}`);
+  await sql.query("SELECT pg_stat_statements_reset()");
+}
 
 // Every rate limit off (0), whichever this build has.
 const rateLimitsOff = Object.fromEntries(Object.keys(EnvSchema.shape).filter((name) => name.startsWith("SVC_RATE_LIMIT_")).map((name) => [name, "0"]));
+// Rate limiting active: the default window, limits far above what the bench offers.
+const rateLimitsRaised = { SVC_RATE_LIMIT_TENANT: "100000000", SVC_RATE_LIMIT_USER: "100000000" };
+const phases = new Set((process.env.BENCH_PHASES ?? "a,a2,b,c").split(","));
+const serverArgs = (process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter(Boolean);
 // Answers the bench's "memory" messages with the server's process.memoryUsage().
 const memoryProbe = `data:text/javascript,process.on("message", (m) => { if (m === "memory") process.send(process.memoryUsage()); });`;
-const server = spawn(process.execPath, ["--import", memoryProbe, path.resolve(import.meta.dirname, "../apps/server/src/main.ts")], {
-  env: {
-    ...process.env,
-    ...rateLimitsOff,
-    DATABASE_URL: postgres.url,
-    SVC_DATA_DIR: dataDir,
-    PORT: "0",
-    SVC_HOST: "127.0.0.1",
-    SVC_LOG_LEVEL: "info",
-  },
-  stdio: ["ignore", "pipe", "inherit", "ipc"],
-});
-const serverPid = server.pid!;
-let serverExited: string | undefined;
-server.once("exit", (code, signal) => (serverExited = `server exited (${signal ?? code})`));
 
-// The server's log: its address, then error lines (a 5xx logs one) counted, a few kept.
+// The server's error lines (a 5xx logs one) are counted, a few kept.
 const serverErrors = { count: 0, first: [] as string[] };
-const url = await new Promise<string>((resolve, reject) => {
-  server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  createInterface({ input: server.stdout! }).on("line", (line) => {
-    const started = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/.exec(line);
-    if (started) resolve(started[1]!);
-    if (!/"level":(50|60)/.test(line)) return;
-    serverErrors.count++;
-    if (serverErrors.first.length < 5) serverErrors.first.push(line.slice(0, 600));
+let server: ChildProcess;
+let serverPid: number;
+let serverExited: string | undefined;
+let url = "";
+
+/** Starts svc as `npm start` runs it, with these rate limit settings, and waits for its address. */
+async function startServer(rateLimits: Record<string, string>): Promise<void> {
+  serverExited = undefined;
+  server = spawn(process.execPath, [...serverArgs, "--import", memoryProbe, path.resolve(import.meta.dirname, "../apps/server/src/main.ts")], {
+    env: {
+      ...process.env,
+      ...rateLimits,
+      DATABASE_URL: postgres.url,
+      SVC_DATA_DIR: dataDir,
+      PORT: "0",
+      SVC_HOST: "127.0.0.1",
+      SVC_LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
-});
+  serverPid = server.pid!;
+  server.once("exit", (code, signal) => (serverExited = `server exited (${signal ?? code})`));
+  url = await new Promise<string>((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    createInterface({ input: server.stdout! }).on("line", (line) => {
+      const started = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/.exec(line);
+      if (started) resolve(started[1]!);
+      if (!/"level":(50|60)/.test(line)) return;
+      serverErrors.count++;
+      if (serverErrors.first.length < 5) serverErrors.first.push(line.slice(0, 600));
+    });
+  });
+}
+
+async function stopServer(): Promise<void> {
+  server.kill("SIGTERM");
+  await new Promise((resolve) => (serverExited ? resolve(undefined) : server.once("exit", resolve)));
+}
+
+await startServer(rateLimitsOff);
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
 console.log(
   `svc load benchmark: ${connections} connections, ${duration} s per phase, server in its own process, embedded PostgreSQL, Node ${process.version}, ${cpus().length} CPUs, load ${load()}`,
 );
-console.log(`rate limits off: ${Object.keys(rateLimitsOff).join(", ") || "(none in this build)"}\n`);
+console.log(`rate limits off except in a2: ${Object.keys(rateLimitsOff).join(", ") || "(none in this build)"}\n`);
 
 // ---- Helpers --------------------------------------------------------------------------
 async function api(pathName: string, body: unknown): Promise<any> {
@@ -274,6 +324,17 @@ const READS: Array<(userId: string) => { path: string; userToken: boolean }> = [
   (id) => ({ path: `/v1/users/${id}/sync-runs`, userToken: false }),
 ];
 
+// Each read once, in turn, as the tenant: its answer's size and time (without load).
+console.log("the reads, each once without load:");
+for (const read of READS) {
+  const { path: readPath } = read(readUsers[0]!.id);
+  const started = performance.now();
+  const response = await fetch(`${url}${readPath}`, { headers: { authorization: `Bearer ${tenantKey}` } });
+  const bytes = (await response.arrayBuffer()).byteLength;
+  line(`${response.status} ${(bytes / 1024).toFixed(0).padStart(5)} KB ${(performance.now() - started).toFixed(0).padStart(4)} ms`, readPath.replace(readUsers[0]!.id, "{id}"));
+}
+console.log();
+
 function readRequest(request: any) {
   const user = pick(readUsers);
   const read = pick(READS)(user.id);
@@ -343,6 +404,7 @@ let total5xx = 0;
 
 async function phase(title: string, runs: Array<{ name: string; options: autocannon.Options }>) {
   console.log(title);
+  if (pgStats) await sql.query("SELECT pg_stat_statements_reset()");
   const errorsBefore = serverErrors.count;
   replays = 0;
   const memory = trackServerMemory();
@@ -363,23 +425,34 @@ async function phase(title: string, runs: Array<{ name: string; options: autocan
     line("backlog drained", drained === null ? `not within ${BACKLOG_WAIT_S} s (${await pendingRawObjects()} left)` : `${drained.toFixed(1)} s after the phase ended`);
   }
   if (serverExited) console.log(`  ${serverExited}`);
+  await topStatements();
   console.log();
 }
 
-await phase(`a. reads: ${connections} connections, ${duration} s`, [{ name: "reads", options: readOptions(connections) }]);
-await phase(`b. uploads: ${connections} connections, ${duration} s`, [{ name: "uploads", options: uploadOptions(connections) }]);
+if (phases.has("a")) await phase(`a. reads: ${connections} connections, ${duration} s`, [{ name: "reads", options: readOptions(connections) }]);
+if (phases.has("a2")) {
+  await stopServer();
+  await startServer(rateLimitsRaised);
+  await phase(`a2. reads, rate limiting active (limits raised above the load): ${connections} connections, ${duration} s`, [
+    { name: "reads", options: readOptions(connections) },
+  ]);
+  await stopServer();
+  await startServer(rateLimitsOff);
+}
+if (phases.has("b")) await phase(`b. uploads: ${connections} connections, ${duration} s`, [{ name: "uploads", options: uploadOptions(connections) }]);
 const half = Math.floor(connections / 2);
-await phase(`c. reads and uploads at once: ${half} + ${connections - half} connections, ${duration} s`, [
-  { name: "reads", options: readOptions(half) },
-  { name: "uploads", options: uploadOptions(connections - half) },
-]);
+if (phases.has("c")) {
+  await phase(`c. reads and uploads at once: ${half} + ${connections - half} connections, ${duration} s`, [
+    { name: "reads", options: readOptions(half) },
+    { name: "uploads", options: uploadOptions(connections - half) },
+  ]);
+}
 
 if (serverErrors.first.length > 0) console.log(`first server error lines:\n  ${serverErrors.first.join("\n  ")}\n`);
 console.log(`5xx (other than 503): ${total5xx} over the whole run${serverExited ? `; ${serverExited}` : ""}; load ${load()}`);
 if (total5xx > 0 || serverExited) process.exitCode = 1;
 
 await sql.end();
-server.kill("SIGTERM");
-await new Promise((resolve) => (serverExited ? resolve(undefined) : server.once("exit", resolve)));
+await stopServer();
 await postgres.stop();
 rmSync(dataDir, { recursive: true, force: true });

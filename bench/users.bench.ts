@@ -4,8 +4,13 @@
 // hash, user read) on the same database, under the same load; and the user read alone as
 // direct SQL. GET runs twice: one tenant with svc's rate limits off, then the load spread over
 // 20 tenants with svc's default rate limits on (they refuse nothing at this rate, but count).
+// Then a page of 100 heart rate samples (GET /v1/users/{id}/samples, the default merged
+// view of one stream) beside the reference server reading the first 100 rows of a narrow
+// table of the same samples, spread over the 20 tenants with default limits.
+// Each svc run after a (re)start follows a few seconds of the same load, not measured.
 // Prints figures and the ratios; asserts nothing.
 //   node bench/users.bench.ts            (BENCH_SECONDS=10 by default)
+//   BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" node bench/users.bench.ts   (node options of svc)
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,12 +18,13 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import autocannon from "autocannon";
 import pg from "pg";
-import { createTenant, createUser } from "@svc/core";
+import { createTenant, createUser, writeQuantitySamples } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
 const TENANTS = 20;
+const WARM_UP_SECONDS = 3;
 
 // The database and the load generator live here; each server runs in its own process, as
 // `npm start` runs svc, so the load generator does not share its event loop.
@@ -33,13 +39,28 @@ for (let i = 0; i < TENANTS; i++) {
   callers.push({ key, tenantId, userId: (await createUser(db, tenantId, undefined)).id });
 }
 const [first] = callers as [(typeof callers)[number]];
+
+// Two days of heart rate, a sample a minute, for each caller's user, and the same samples in
+// the reference's narrow table.
+const SAMPLES_PER_USER = 2880;
+const samplesFrom = Math.floor(Date.now() / 60_000) * 60_000 - SAMPLES_PER_USER * 60_000;
+for (const caller of callers) {
+  const records = Array.from({ length: SAMPLES_PER_USER }, (_, i) => ({ type: "heart_rate", value: 55 + (i % 60), start_date: new Date(samplesFrom + i * 60_000), source: "watch" }));
+  await db.$transaction((tx) => writeQuantitySamples(tx, { userId: caller.userId, provider: "apple_health" }, records), { timeout: 120_000 });
+}
+const sql = new pg.Client({ connectionString: postgres.url });
+await sql.connect();
+await sql.query(`CREATE TABLE bench_reference_samples (id bigint, user_id uuid, start_date timestamptz, end_date timestamptz, value float8, PRIMARY KEY (user_id, start_date, id))`);
+await sql.query(`INSERT INTO bench_reference_samples SELECT id, user_id, start_date, end_date, value FROM quantity_samples`);
+await sql.query("VACUUM ANALYZE bench_reference_samples");
+await sql.end();
 const headers = { authorization: `Bearer ${first.key}`, "content-type": "application/json" };
 
 type Server = { url: string; process: ChildProcessByStdio<null, Readable, null> };
 
 /** Starts a server process and waits for the line that gives its URL. */
-function start(script: string, env: NodeJS.ProcessEnv, started: RegExp): Promise<Server> {
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, script)], { env, stdio: ["ignore", "pipe", "inherit"] });
+function start(script: string, env: NodeJS.ProcessEnv, started: RegExp, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, path.resolve(import.meta.dirname, script)], { env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
     let buffered = "";
@@ -60,13 +81,19 @@ function startSvc(limits: boolean): Promise<Server> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: postgres.url, PORT: "0", SVC_HOST: "127.0.0.1", SVC_LOG_LEVEL: "info" };
   for (const name of ["SVC_RATE_LIMIT_TENANT", "SVC_RATE_LIMIT_USER", "SVC_RATE_LIMIT_WINDOW_SECONDS"]) delete env[name];
   if (!limits) env.SVC_RATE_LIMIT_WINDOW_SECONDS = "0";
-  return start("../apps/server/src/main.ts", env, /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/);
+  const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter(Boolean);
+  return start("../apps/server/src/main.ts", env, /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"svc started"/, nodeArgs);
 }
 
 async function stop(server: Server) {
   server.process.removeAllListeners("exit");
   server.process.kill("SIGTERM");
   await new Promise((resolve) => server.process.once("exit", resolve));
+}
+
+/** A few seconds of the same load, not measured: a server just started compiles its hot paths first. */
+async function warmUp(url: string, options: Partial<autocannon.Options> = {}) {
+  await autocannon({ url, connections, duration: WARM_UP_SECONDS, headers, ...options });
 }
 
 async function load(title: string, url: string, options: Partial<autocannon.Options> = {}) {
@@ -131,10 +158,31 @@ await pool.end();
 
 await stop(svc);
 svc = await startSvc(true);
+await warmUp(`${svc.url}/`, spreadOverTenants());
 const svcSpread = await load(`GET /v1/users/{id} svc (default limits, ${TENANTS} tenants)`, `${svc.url}/`, spreadOverTenants());
 const referenceSpread = await load(`GET /v1/users/{id} reference (${TENANTS} tenants)`, `${reference.url}/`, spreadOverTenants());
 
+/** Each request reads a page of 100 samples of the next tenant's user in turn, with that tenant's key. */
+const samplesOverTenants = (): Partial<autocannon.Options> => {
+  let next = 0;
+  return {
+    requests: [
+      {
+        setupRequest: (request) => {
+          const caller = callers[next++ % TENANTS]!;
+          return { ...request, path: `/v1/users/${caller.userId}/samples?type=heart_rate&limit=100`, headers: { ...headers, authorization: `Bearer ${caller.key}` } };
+        },
+      },
+    ],
+  };
+};
+await warmUp(`${svc.url}/`, samplesOverTenants());
+await warmUp(`${reference.url}/`, samplesOverTenants());
+const svcSamples = await load(`GET samples, 100 a page, svc (default limits)`, `${svc.url}/`, samplesOverTenants());
+const referenceSamples = await load(`GET samples, 100 a page, reference`, `${reference.url}/`, samplesOverTenants());
+
 console.log(`\nGET /v1/users/{id}, svc / reference server: ${ratio(svcOne, referenceOne)} (one tenant, limits off), ${ratio(svcSpread, referenceSpread)} (${TENANTS} tenants, default limits)`);
+console.log(`GET /v1/users/{id}/samples (100 a page), svc / reference server: ${ratio(svcSamples, referenceSamples)} (${TENANTS} tenants, default limits)`);
 console.log(`GET /v1/users/{id} reaches ${((svcOne / sqlRate) * 100).toFixed(0)}% of the direct SQL rate of the user read alone.`);
 
 await db.$disconnect();

@@ -103,12 +103,15 @@ describe("DELETE /v1/users/{id}", () => {
   it("answers 202 with a job, hides the user at once, and the job deletes every row", async () => {
     const user = (await svc.call("/v1/users", { key, body: { external_ref: "leaving" } })).body;
     const token = (await svc.call(`/v1/users/${user.id}/tokens`, { key, body: { scopes: ["read"] } })).body.token;
+    // Reads of the user are remembered for a short while (readableUserCache): the deletion forgets them.
+    expect((await svc.call(`/v1/users/${user.id}/sleep`, { key })).status).toBe(200);
 
     const answer = await svc.call(`/v1/users/${user.id}`, { key, method: "DELETE" });
     expect(answer.status).toBe(202);
     expect(answer.body).toEqual({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     expect((await svc.call(`/v1/users/${user.id}`, { key })).status).toBe(404);
+    expect((await svc.call(`/v1/users/${user.id}/sleep`, { key })).status).toBe(404);
     expect((await svc.call(`/v1/users/${user.id}`, { key, method: "DELETE" })).status).toBe(404);
     // The token of a user being deleted stops at once (401, not 403).
     expect((await svc.call("/v1/users", { key: token })).status).toBe(401);

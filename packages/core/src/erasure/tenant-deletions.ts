@@ -17,7 +17,7 @@ import {
   findTenantDeletionJobById,
   findTenantDeletionJobOfTenant,
   insertTenantDeletionJob,
-  principalCache,
+  forgetCachedIdentities,
   recordAudit,
   setTenantDeletionJobState,
   type TenantDeletionJobRow,
@@ -97,7 +97,7 @@ export async function requestTenantDeletion(
     await deps.jobs.send("tenant-delete", { tenant_deletion_job_id: job.id }, tx);
     return toDto(job);
   });
-  principalCache.forget({ tenantId });
+  forgetCachedIdentities({ tenantId });
   return deletion;
 }
 

@@ -1,6 +1,6 @@
 import { AppError, type DbClient, generateSecret, hashSecret } from "../platform/index.ts";
 import { insertAdminKey, listAdminKeys, revokeAdminKey } from "./admin-key-repository.ts";
-import { principalCache } from "./principal-cache.ts";
+import { forgetCachedIdentities } from "./principal-cache.ts";
 
 /** Creates an instance admin key (`svc_ak_…`), shown once. */
 export async function createAdminKey(db: DbClient, name: string): Promise<{ id: string; name: string; admin_key: string }> {
@@ -19,5 +19,5 @@ export async function listAdminKeyInfo(db: DbClient): Promise<{ id: string; name
  */
 export async function revokeAdminKeyById(db: DbClient, keyId: string, now = new Date()): Promise<void> {
   if ((await revokeAdminKey(db, keyId, now)) === 0) throw new AppError("not_found", `No active admin key with id ${keyId}.`);
-  principalCache.forget({ adminKeyId: keyId });
+  forgetCachedIdentities({ adminKeyId: keyId });
 }

@@ -2,6 +2,7 @@ import { AppError, type DbClient } from "../platform/index.ts";
 import type { UserRow } from "./user-repository.ts";
 import type { Principal, TokenScope } from "./auth.ts";
 import { requireActiveUser } from "./users.ts";
+import { readableUserCache } from "./principal-cache.ts";
 
 /**
  * Who may reach one user's records: a tenant key (any user of its tenant) or that user's
@@ -30,9 +31,20 @@ export async function requireUserInScope(db: DbClient, principal: ReaderPrincipa
   return requireActiveUser(db, principal.tenantId, userId);
 }
 
-/** The user whose records are read: a tenant key, or the user's own token with scope `read`. */
-export function requireReadableUser(db: DbClient, principal: ReaderPrincipal, userId: string): Promise<UserRow> {
-  return requireUserInScope(db, principal, userId, "read");
+/**
+ * The user whose records are read: a tenant key, or the user's own token with scope `read`.
+ * An active user found here is trusted for the principal cache's bound (readableUserCache):
+ * a read is the one thing a user being deleted elsewhere may still get for that long.
+ */
+export async function requireReadableUser(db: DbClient, principal: ReaderPrincipal, userId: string): Promise<UserRow> {
+  const key = `${principal.tenantId}:${userId}`;
+  const now = Date.now();
+  const cached = readableUserCache.get(key, now);
+  if (cached && (principal.kind === "tenant" || (principal.userId === userId && principal.scopes.includes("read")))) return cached;
+  const generation = readableUserCache.generation();
+  const user = await requireUserInScope(db, principal, userId, "read");
+  readableUserCache.set(key, user, now, generation);
+  return user;
 }
 
 /** The user whose records are uploaded (self reports): a tenant key, or the user's own token with scope `upload`. */

@@ -1,6 +1,6 @@
 import type { Database } from "@svc/db";
 import { AppError, generateSecret, hashSecret } from "../platform/index.ts";
-import { principalCache } from "./principal-cache.ts";
+import { forgetCachedIdentities } from "./principal-cache.ts";
 import { findActiveTenantById, lockForTransaction } from "./tenant-repository.ts";
 import { countActiveTenantApiKeys, insertTenantApiKey, listTenantApiKeys, revokeTenantApiKey } from "./tenant-api-key-repository.ts";
 
@@ -55,5 +55,5 @@ export async function revokeTenantApiKeyById(db: Database, tenantId: string, key
     }
     await revokeTenantApiKey(tx, tenantId, keyId, now);
   });
-  principalCache.forget({ keyId });
+  forgetCachedIdentities({ keyId });
 }

@@ -1,7 +1,7 @@
 import { AppError, CreatedAtCursor, type DbClient, decodeCursor, isUniqueViolation, type Page, toPage } from "../platform/index.ts";
 import type { CoreDeps } from "../deps.ts";
 import { insertDeletionJob } from "./deletion-job-repository.ts";
-import { principalCache } from "./principal-cache.ts";
+import { forgetCachedIdentities } from "./principal-cache.ts";
 import { deleteIdempotencyRecordsOfUser } from "./idempotency-repository.ts";
 import { findActiveUser, findActiveUserById, insertUser, listActiveUsers, markUserDeleting, type UserFilter, type UserRow } from "./user-repository.ts";
 
@@ -77,6 +77,6 @@ export async function requestUserDeletion(deps: CoreDeps, tenantId: string, user
     await deps.jobs.send("user-delete", { deletion_job_id: job.id }, tx);
     return { job_id: job.id };
   });
-  principalCache.forget({ userId });
+  forgetCachedIdentities({ userId });
   return deletion;
 }
