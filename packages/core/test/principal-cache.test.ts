@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { forgetCachedIdentities, type Principal, principalCache, readableUserCache, ShortLivedCache, type UserRow } from "../src/identity/index.ts";
+import { forgetCachedIdentities, type Principal, principalCache, readableUserCache, type UserRow } from "../src/identity/index.ts";
+import { ShortLivedCache } from "../src/platform/index.ts";
 
 const tenant = (n: number): Principal => ({ kind: "tenant", tenantId: `t${n}`, keyId: `k${n}` });
 const user: Principal = { kind: "user", tenantId: "t1", userId: "u1", scopes: ["read"], tokenId: "tok1" };

@@ -13,7 +13,6 @@ export {
 } from "./deletion-job-repository.ts";
 export * from "./deletion-jobs.ts";
 export * from "./principal-cache.ts";
-export * from "./short-lived-cache.ts";
 export { deleteIdempotencyRecordsOfUser } from "./idempotency-repository.ts";
 export * from "./idempotency.ts";
 export { deleteRateLimitRows } from "./rate-limit-repository.ts";

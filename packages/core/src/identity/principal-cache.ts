@@ -1,5 +1,5 @@
 import type { Principal } from "./auth.ts";
-import { ShortLivedCache } from "./short-lived-cache.ts";
+import { ShortLivedCache } from "../platform/index.ts";
 import type { UserRow } from "./user-repository.ts";
 
 /**

@@ -19,3 +19,4 @@ export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.
 export { isTimeZone, localDate } from "./time-zones.ts";
 export { isoTime } from "./iso-time.ts";
 export { boundedMemo } from "./bounded-memo.ts";
+export { ShortLivedCache } from "./short-lived-cache.ts";
