@@ -16,7 +16,7 @@
 // apart. Rate limits (SVC_RATE_LIMIT_*) are off in phases a, b and c: they measure throughput.
 //   a2. the reads of a again on a server restarted with rate limiting active: the default
 //      window, limits raised above the offered load so the limiter counts every call but
-//      refuses none (its cost is measured, not its refusals)
+//      refuses none (its cost is measured, not its refusals), after 5 s of unmeasured warm-up
 //   npm run bench -- load                    (BENCH_CONNECTIONS=200, BENCH_DURATION_S=60)
 //   BENCH_DURATION_S=10 npm run bench -- load   (a quick run)
 //   BENCH_PHASES=a,a2 npm run bench -- load     (some phases only; default a,a2,b,c)
@@ -433,6 +433,8 @@ if (phases.has("a")) await phase(`a. reads: ${connections} connections, ${durati
 if (phases.has("a2")) {
   await stopServer();
   await startServer(rateLimitsRaised);
+  // Unmeasured: a server just started compiles its hot paths first.
+  await autocannon({ ...readOptions(connections), duration: 5 });
   await phase(`a2. reads, rate limiting active (limits raised above the load): ${connections} connections, ${duration} s`, [
     { name: "reads", options: readOptions(connections) },
   ]);
