@@ -282,6 +282,7 @@ async function pages(label: string, userId: string, spanMs: number) {
   const mergedSql = await timed(() => sql.query(MERGED_PAGE_SQL + ORDER_PAGE, [userId, randomStart(spanMs, DAY), null]));
   const merged = report(`${label}: page of 1000, view merged`, mergedService, mergedSql);
   console.log(`${"".padEnd(44)} merged page costs ${(merged / all).toFixed(2)}x a page of all`);
+  console.log(`${"".padEnd(44)} merged page costs ${(merged / pct(allSql, 0.5)).toFixed(2)}x the hand-written SQL of a page of all (p50)`);
 }
 
 // Stats written by hand: the earliest 50001 matching rows, bucketed by local hour or day.

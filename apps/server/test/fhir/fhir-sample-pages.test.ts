@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database } from "@svc/db";
-import { listSamples, moveLegacySampleBatch, searchObservations, writeQuantitySamples } from "@svc/core";
+import { listSamples, moveLegacySampleBatch, searchObservations, writeNutritionLogs, writeQuantitySamples } from "@svc/core";
 import type { connectSql } from "@svc/testing";
 import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
-// The FHIR search reads the samples of every type in one statement a window, and stops reading
-// a type once the page is known: its pages must list exactly the samples listSamples lists, type
-// by type, merged by time, also for samples not moved yet since the upgrade that grouped them.
+// The FHIR search reads one page of the samples of every type together, a window at a time (a
+// type of one ranked stream as in the view all, unless it meets a sample of a stream not ranked),
+// and stops once the page is known: its pages must list exactly the samples listSamples lists,
+// type by type, merged by time, also for samples not moved yet since the upgrade that grouped
+// them. Records beside samples are read a few at first, a page of them when the page needs more.
 let sql: Awaited<ReturnType<typeof connectSql>>;
 let db: Database;
 const user = "7a2d3c4e-0000-4000-8000-000000000001";
 const settings = { codeSystemBase: "https://svc.example/fhir/CodeSystem", searchUrl: `https://svc.example/v1/users/${user}/fhir/Observation` };
 const VIEWS = ["all", "merged"] as const;
-const TYPES = ["heart_rate", "step_count", "body_mass"];
+const TYPES = ["heart_rate", "step_count", "body_mass", "respiratory_rate"];
 
 beforeAll(async () => {
   let url: string;
@@ -34,9 +36,13 @@ beforeAll(async () => {
   await insert("body_mass", "kg", "withings", false, 60, "1 day", "2025-12-31T06:00:00Z");
   await insert("blood_pressure_systolic", "mmHg", "withings", false, 40, "12 hours", "2025-12-31T07:00:00Z");
   await insert("blood_pressure_diastolic", "mmHg", "withings", false, 40, "12 hours", "2025-12-31T07:00:00Z");
+  // Respiratory rate of a ring, and of a strap whose stream is not ranked (its stream row is missing).
+  await insert("respiratory_rate", "count/min", "oura", true, 300, "17 minutes");
+  await insert("respiratory_rate", "count/min", "whoop", true, 90, "53 minutes", "2026-01-01T00:05:00Z");
   await sql.query(
     `INSERT INTO quantity_sample_streams (user_id, type, provider, source_key, on_body, max_duration_seconds, first_start, last_start)
-     SELECT user_id, type, provider, source_key, on_body, 0, min(start_date), max(start_date) FROM quantity_samples GROUP BY 1, 2, 3, 4, 5`,
+     SELECT user_id, type, provider, source_key, on_body, 0, min(start_date), max(start_date) FROM quantity_samples
+     WHERE provider <> 'whoop' GROUP BY 1, 2, 3, 4, 5`,
   );
   await applyMigrations(url);
   db = createDatabase(url, { max: 2 });
@@ -47,6 +53,10 @@ beforeAll(async () => {
       type: "heart_rate", value: 60 + (i % 7), start_date: new Date(Date.parse("2026-01-02T00:00:00Z") + i * 600_000), source: "garmin", device: "Venu", on_body: true,
     }))),
   );
+  // Meals every 20 minutes for two days: more than a few beside the samples of a page.
+  await writeNutritionLogs(db, { userId: user, provider: "cronometer" }, Array.from({ length: 144 }, (_, i) => ({
+    start_date: new Date(Date.parse("2026-01-01T00:00:00Z") + i * 1_200_000), meal_type: "snack", energy_kcal: 100 + i, source: "cronometer",
+  })));
 });
 
 afterAll(async () => {
@@ -95,6 +105,9 @@ describe("FHIR pages of samples of every type", () => {
     );
     expect(rows[0].legacy).toBeGreaterThan(0);
     expect(rows[0].chunked).toBeGreaterThan(0);
+    // The strap's respiratory rate is of a stream not ranked: the search reads that type merged after all.
+    const streams = await sql.query(`SELECT provider FROM quantity_sample_streams WHERE type = 'respiratory_rate'`);
+    expect(streams.rows.map((row) => row.provider)).toEqual(["oura"]);
   });
 
   for (const view of VIEWS) {
@@ -103,10 +116,88 @@ describe("FHIR pages of samples of every type", () => {
       const whole = await everyObservation(view, 1000);
       expect(whole.filter((id) => id.startsWith("qs-"))).toEqual(expected);
       expect(whole.filter((id) => id.startsWith("bp-"))).toHaveLength(40);
+      expect(whole.filter((id) => id.startsWith("nutrition-"))).toHaveLength(144);
       expect(await everyObservation(view, 9)).toEqual(whole);
       expect(await everyObservation(view, 100)).toEqual(whole);
       const start = "2026-01-02T10:03:00.000Z";
       expect((await everyObservation(view, 37, start)).filter((id) => id.startsWith("qs-"))).toEqual(await samplesByTime(view, start));
     });
   }
+});
+
+describe("FHIR pages of blood pressure panels", () => {
+  // A scale and the phone's copy of its readings at the same instants (the merged view keeps the
+  // scale's), a cuff two minutes later on some days: every panel is listed once, in pages of any size.
+  const other = "7a2d3c4e-0000-4000-8000-000000000002";
+  const panels = async (view: (typeof VIEWS)[number], limit: number) => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 500; pages++) {
+      const bundle = await searchObservations(db, other, { code: "http://loinc.org|85354-9", view, limit, cursor }, settings);
+      ids.push(...(bundle.entry ?? []).map((e) => `${e.resource?.id} ${e.resource?.effectiveDateTime}`));
+      const next = bundle.link?.find((l) => l.relation === "next")?.url;
+      if (!next) return ids;
+      cursor = new URL(next).searchParams.get("cursor") ?? undefined;
+    }
+    throw new Error("too many pages");
+  };
+
+  beforeAll(async () => {
+    await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, '7a2d3c4e-0000-4000-8000-0000000000aa', now())`, [other]);
+    const readings = (source: string, device: string, days: number, offsetMs = 0) =>
+      Array.from({ length: days * 2 }, (_, i) => new Date(Date.parse("2026-03-01T07:00:00Z") + i * 43_200_000 + offsetMs)).flatMap((start_date, i) => [
+        { type: "blood_pressure_systolic", value: 110 + (i % 20), start_date, source, device },
+        { type: "blood_pressure_diastolic", value: 70 + (i % 10), start_date, source, device },
+      ]);
+    const write = (provider: string, records: ReturnType<typeof readings>) => db.$transaction((tx) => writeQuantitySamples(tx, { userId: other, provider }, records));
+    await write("withings", readings("withings", "BPM Connect", 30));
+    await write("apple_health", readings("withings", "BPM Connect", 30));
+    await write("omron", readings("omron", "Arm cuff", 10, 120_000));
+  });
+
+  for (const view of VIEWS) {
+    it(`lists every panel once, in pages of any size (view ${view})`, async () => {
+      const whole = await panels(view, 1000);
+      // Merged: the scale's 60 panels (the phone's copies and the cuff's close readings left out); all: each provider's.
+      expect(whole).toHaveLength(view === "merged" ? 60 : 140);
+      expect(new Set(whole).size).toBe(whole.length);
+      for (const limit of [1, 9, 100]) expect(await panels(view, limit)).toEqual(whole);
+    });
+  }
+});
+
+describe("pages whose merged view keeps few of the samples each window reads", () => {
+  // Hourly steps of a watch ranked first and quarter-hour steps of a phone, all overlapping one:
+  // a window keeps one sample in five, so a page takes many windows, each one longer.
+  const third = "7a2d3c4e-0000-4000-8000-000000000003";
+  beforeAll(async () => {
+    await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, '7a2d3c4e-0000-4000-8000-0000000000aa', now())`, [third]);
+    const hour = (i: number) => Date.parse("2026-05-01T00:00:00Z") + i * 3_600_000;
+    await db.$transaction((tx) => writeQuantitySamples(tx, { userId: third, provider: "garmin" }, Array.from({ length: 240 }, (_, i) => ({
+      type: "step_count", value: 500, start_date: new Date(hour(i) + 300_000), end_date: new Date(hour(i) + 3_000_000), source: "garmin", on_body: true,
+    }))));
+    await db.$transaction((tx) => writeQuantitySamples(tx, { userId: third, provider: "apple_health" }, Array.from({ length: 960 }, (_, i) => ({
+      type: "step_count", value: 100, start_date: new Date(hour(0) + i * 900_000), end_date: new Date(hour(0) + (i + 1) * 900_000), source: "apple", on_body: false,
+    }))));
+  });
+
+  it("pages through the samples list and the FHIR search alike", async () => {
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listSamples(db, third, { type: "step_count", view: "merged", limit: 100, cursor });
+      listed.push(...page.data.map((s) => `qs-${s.id}`));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(listed).toHaveLength(240);
+    const searched: string[] = [];
+    let next: string | undefined;
+    do {
+      const bundle = await searchObservations(db, third, { type: "step_count", view: "merged", limit: 100, cursor: next }, settings);
+      searched.push(...(bundle.entry ?? []).map((e) => e.resource!.id!));
+      const url = bundle.link?.find((l) => l.relation === "next")?.url;
+      next = url ? (new URL(url).searchParams.get("cursor") ?? undefined) : undefined;
+    } while (next);
+    expect(searched).toEqual(listed);
+  });
 });

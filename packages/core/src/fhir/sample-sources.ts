@@ -3,23 +3,29 @@ import { BLOOD_PRESSURE_TYPES } from "./observation-kinds.ts";
 import type { PanelHolds } from "./observation-filter.ts";
 import { bloodPressureObservation, type BloodPressurePanel } from "./observations/blood-pressure-observation.ts";
 import { sampleObservation } from "./observations/sample-observation.ts";
-import { listSampleStartTimes, type QuantitySampleDto, type QuantitySampleRow, toSampleDto } from "../records/index.ts";
+import {
+  type QuantitySampleDto,
+  type QuantitySampleRow,
+  type SampleTypeSpan,
+  type SampleTypesWalk,
+  startSampleTypesWalk,
+  toSampleDto,
+} from "../records/index.ts";
 import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
-import { type SampleRead, type SampleTypeInfo, startSampleRead } from "./sample-reads.ts";
 
 const MAX_BIGINT_ID = "9223372036854775807";
 
-/** The read of a page of quantity samples of one type listed alone (`qs-{id}`). */
-export function samplesRead(q: SliceQuery, type: string, info: SampleTypeInfo | undefined): SampleRead {
-  const query = { userId: q.ctx.userId, type, start: q.window.start, end: q.window.end, after: afterBigint(q.after, "quantity_sample"), limit: q.limit };
-  return startSampleRead(query, q.view, info);
+/** The read of one page of the quantity samples of every type listed alone (`qs-{id}`), in one order. */
+export function samplesRead(q: SliceQuery, types: readonly SampleTypeSpan[], legacy: boolean): SampleTypesWalk {
+  const page = { userId: q.ctx.userId, start: q.window.start, end: q.window.end, after: afterBigint(q.after, "quantity_sample"), limit: q.limit, legacy };
+  return startSampleTypesWalk(page, types, q.view);
 }
 
 /**
  * The slice of a samples read: complete up to its last row when it read one more than the
  * page, or, while it is still reading, up to the time it has read up to.
  */
-export function samplesSlice(q: SliceQuery, read: SampleRead): SourceSlice {
+export function samplesSlice(q: SliceQuery, read: SampleTypesWalk): SourceSlice {
   const positionOf = (row: QuantitySampleRow): ObservationPosition => ({ t: row.start_date, kind: "quantity_sample", id: row.id.toString() });
   const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }));
   const last = read.rows.at(-1);
@@ -48,49 +54,52 @@ const panelPosition = (panel: BloodPressurePanel): ObservationPosition => {
 };
 
 /**
- * The instants of the blood pressure panels (`bp-…`) a page can hold: the next `limit` + 1
- * start times of readings, so a pair is never split across pages.
+ * The read of the systolic and diastolic readings from where the page starts (at the cursor's
+ * own time: a panel sorts by its first reading's id), a window at a time: every reading
+ * before the time it has read up to is read, so a pair is never split across pages. In the
+ * merged view it also gives the start times of the readings the merge leaves out: the
+ * instants of panels (panelsEnd) count every reading.
  */
-export function listPanelTimes(q: SliceQuery): Promise<Date[]> {
-  return listSampleStartTimes(q.db, {
-    userId: q.ctx.userId,
-    types: [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic],
-    from: q.after?.t,
-    start: q.window.start,
-    end: q.window.end,
-    limit: q.limit + 1,
-  });
-}
-
-/** The reads of every systolic and diastolic reading at the panels' instants. */
-export function panelReadings(q: SliceQuery, times: readonly Date[], infos: ReadonlyMap<string, SampleTypeInfo>): SampleRead[] {
-  const [first, last] = [times[0], times.at(-1)];
-  if (!first || !last) return [];
-  return [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic].map((type) =>
-    startSampleRead({ userId: q.ctx.userId, type, start: first, end: new Date(last.getTime() + 1), limit: 1_000_000 }, q.view, infos.get(type)),
-  );
+export function panelReadings(q: SliceQuery, spans: ReadonlyMap<string, SampleTypeSpan>, legacy: boolean): SampleTypesWalk | undefined {
+  const types = [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic].flatMap((type) => spans.get(type) ?? []);
+  if (types.length === 0) return undefined;
+  const from = [q.window.start, q.after?.t].reduce<Date | undefined>((a, b) => (b && (!a || b > a) ? b : a), undefined);
+  // No count cuts a window: readings are few, and the instants of panels count them all.
+  return startSampleTypesWalk({ userId: q.ctx.userId, start: from, end: q.window.end, limit: 1_000_000, legacy }, types, q.view, { whole: true });
 }
 
 /**
- * Blood pressure panels from their readings (panelReadings); a panel sorts by its first
- * reading's id. While the readings are still being read, the panels are complete up to the
- * time both have read up to.
+ * The instant of the last panel a page can hold, once the readings read hold it: the
+ * `limit` + 1-th instant of a reading (of any, kept or not) from where the page starts.
  */
-export function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHolds) => boolean, times: readonly Date[], readings: readonly SampleRead[]): SourceSlice {
-  const last = times.at(-1);
-  if (!last) return { entries: [], horizon: null };
-  const readUpTo = Math.min(...readings.filter((read) => !read.done).map((read) => read.readUpTo.getTime()));
-  const [systolic, diastolic] = [readings[0]?.rows ?? [], readings[1]?.rows ?? []].map((rows) =>
-    rows.filter((row) => row.start_date.getTime() < readUpTo).map(toSampleDto),
+export function panelsEnd(q: SliceQuery, readings: SampleTypesWalk): Date | undefined {
+  const instants = [...new Set([...readings.rows.map((row) => row.start_date.getTime()), ...readings.dropped.map((t) => t.getTime())])].sort((a, b) => a - b);
+  const last = instants[q.limit];
+  return last === undefined ? undefined : new Date(last);
+}
+
+/**
+ * Blood pressure panels from their readings (panelReadings) up to the instant of the last
+ * panel a page can hold; a panel sorts by its first reading's id. While the readings are still
+ * being read, the panels are complete up to the time they have read up to.
+ */
+export function bloodPressureSlice(q: SliceQuery, holds: (panel: PanelHolds) => boolean, readings: SampleTypesWalk | undefined): SourceSlice {
+  if (!readings) return { entries: [], horizon: null };
+  const end = panelsEnd(q, readings);
+  const readUpTo = readings.done ? Infinity : readings.readUpTo.getTime();
+  const upTo = Math.min(readUpTo, end ? end.getTime() + 1 : Infinity);
+  const read = readings.rows.filter((row) => row.start_date.getTime() < upTo);
+  const [systolic, diastolic] = [BLOOD_PRESSURE_TYPES.systolic, BLOOD_PRESSURE_TYPES.diastolic].map((type) =>
+    read.filter((row) => row.type === type).map(toSampleDto),
   ) as [QuantitySampleDto[], QuantitySampleDto[]];
   const entries: ObservationEntry[] = pairReadings(systolic, diastolic)
     .filter((panel) => holds({ systolic: panel.systolic !== null, diastolic: panel.diastolic !== null }))
     .map((panel) => ({ position: panelPosition(panel), render: () => bloodPressureObservation(q.ctx, panel) }))
     .filter((entry) => !q.after || comparePositions(entry.position, q.after) > 0)
     .sort((a, b) => comparePositions(a.position, b.position));
-  // Every reading up to the last instant read is among them; one instant more tells there is more.
+  // Every reading up to the last panel's instant is among them; one instant more tells there is more.
   const horizons = [
-    ...(times.length > q.limit ? [{ t: last, kind: "blood_pressure" as const, id: MAX_BIGINT_ID }] : []),
+    ...(end ? [{ t: end, kind: "blood_pressure" as const, id: MAX_BIGINT_ID }] : []),
     ...(readUpTo < Infinity ? [{ t: new Date(readUpTo - 1), kind: "blood_pressure" as const, id: MAX_BIGINT_ID }] : []),
   ];
   return { entries, horizon: horizons.sort(comparePositions)[0] ?? null };

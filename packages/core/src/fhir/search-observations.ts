@@ -7,18 +7,24 @@ import {
   checkSampleType,
   groupOfMetric,
   listEcgVoltages,
-  loadUserSourceOrders,
+  loadUserStreams,
+  QUANTITY_TYPES,
   rankStreams,
+  readNextSampleWindows,
+  readPageSeries,
+  readRecordPages,
   type RecordView,
   resolveSourceOrder,
+  type SampleStreamRow,
+  type SampleTypeSpan,
+  type StreamTable,
   type UserSourceOrders,
+  type UserStreams,
 } from "../records/index.ts";
 import { type DbClient, parseTimeWindow, type TimeWindow } from "../platform/index.ts";
 import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
-import { listUserSampleStreams } from "./observation-sample-repository.ts";
-import { dailySlice, ECG_RECORDINGS_PER_PAGE, ecgSlice, nutritionSlice, sleepSlice, workoutSlice } from "./record-sources.ts";
-import { readNextWindows, readSeries, type SampleRead, type SampleTypeInfo } from "./sample-reads.ts";
-import { bloodPressureSlice, listPanelTimes, panelReadings, samplesRead, samplesSlice } from "./sample-sources.ts";
+import { ECG_RECORDINGS_PER_PAGE, RANKED_KINDS, type RecordRead, recordRead } from "./record-sources.ts";
+import { bloodPressureSlice, panelReadings, panelsEnd, samplesRead, samplesSlice } from "./sample-sources.ts";
 
 export interface ObservationSearchInput {
   type?: string | undefined;
@@ -41,24 +47,18 @@ export interface ObservationSearchSettings {
   searchUrl: string;
 }
 
-const RECORD_SLICES: Record<RecordKind, (q: SliceQuery) => Promise<SourceSlice>> = {
-  sleep_session: sleepSlice,
-  workout: workoutSlice,
-  daily_summary: dailySlice,
-  ecg_recording: ecgSlice,
-  nutrition_log: nutritionSlice,
-};
-
-type SampleStream = Awaited<ReturnType<typeof listUserSampleStreams>>[number];
+/** How many records of each kind a search that lists samples reads at first (readSlices). */
+const FIRST_RECORDS = 10;
 
 /** Each type the user has samples of: the span of its samples and, in the merged view, its streams ranked. */
-function sampleTypeInfos(streams: readonly SampleStream[], orders: UserSourceOrders | undefined): Map<string, SampleTypeInfo> {
-  const byType = new Map<string, SampleStream[]>();
+function sampleTypeInfos(streams: readonly SampleStreamRow[], orders: UserSourceOrders | undefined): Map<string, SampleTypeSpan> {
+  const byType = new Map<string, SampleStreamRow[]>();
   for (const stream of streams) byType.set(stream.type, [...(byType.get(stream.type) ?? []), stream]);
-  const infos = new Map<string, SampleTypeInfo>();
+  const infos = new Map<string, SampleTypeSpan>();
   for (const [type, of] of byType) {
     const sqlStreams = of.map(({ sourceKey, provider, onBody, maxDurationSeconds }) => ({ sourceKey, provider, onBody, maxDurationSeconds }));
     infos.set(type, {
+      type,
       first: new Date(Math.min(...of.map((s) => s.firstStart.getTime()))),
       last: new Date(Math.max(...of.map((s) => s.lastStart.getTime()))),
       streams: orders ? rankStreams(sqlStreams, resolveSourceOrder(type, groupOfMetric(type), orders)) : [],
@@ -68,13 +68,13 @@ function sampleTypeInfos(streams: readonly SampleStream[], orders: UserSourceOrd
 }
 
 /** Types the user has samples of that pass the filter and can hold samples after the position in the window. */
-function sampleTypesToRead(infos: ReadonlyMap<string, SampleTypeInfo>, filter: ObservationFilter, window: TimeWindow, after: ObservationPosition | undefined) {
+function sampleTypesToRead(infos: ReadonlyMap<string, SampleTypeSpan>, filter: ObservationFilter, window: TimeWindow, after: ObservationPosition | undefined) {
   const from = Math.max(window.start?.getTime() ?? -Infinity, after?.t.getTime() ?? -Infinity);
   return [...infos]
     .filter(([type]) => !isBloodPressureType(type) && filter.sampleType(type))
     .filter(([, span]) => span.last.getTime() >= from && (!window.end || span.first < window.end))
-    .map(([type]) => type)
-    .sort();
+    .map(([, span]) => span)
+    .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
 }
 
 /** Whether the page is known from the slices as read so far: more entries than the page up to the nearest horizon. */
@@ -109,32 +109,85 @@ function cutPage(slices: readonly SourceSlice[], limit: number): { page: Observa
 }
 
 /**
- * The slices of every source the filter lets through. Records are read beside the user's
- * sample streams; then the samples of every type and the blood pressure readings are read a
- * window at a time, every type's window in one statement, until the page is known (a type or
- * the panels still reading give a horizon at the time they have read up to; see pageIsKnown).
+ * The reads of the samples of every type listed alone (one page of them all) and of the blood
+ * pressure readings, with their first windows read (in one statement).
+ */
+async function startSampleReads(q: SliceQuery, filter: ObservationFilter, streams: Promise<UserStreams>) {
+  const { samples: sampleStreams, orders, legacy } = await streams;
+  const infos = sampleTypeInfos(sampleStreams, orders);
+  const types = sampleTypesToRead(infos, filter, q.window, q.after);
+  const samples = types.length > 0 ? samplesRead(q, types, legacy) : undefined;
+  const readings = filter.panel ? panelReadings(q, infos, legacy) : undefined;
+  const walks = [samples, readings].filter((walk) => walk !== undefined);
+  const series = readPageSeries(q.db, q.ctx.userId, [...new Set(walks.flatMap((walk) => walk.query.types))]);
+  await readNextSampleWindows(q.db, walks, series);
+  return { samples, readings, walks, series };
+}
+
+/** The pages of record reads by kind, to read in one statement. */
+const pagesOf = (reads: readonly RecordRead[]) => Object.fromEntries(reads.map((read) => [read.kind, read.page]));
+
+interface RecordSlice {
+  read: RecordRead;
+  slice: SourceSlice;
+}
+
+/** The slices of reads from the rows of their pages (read by kind). */
+const slicesOf = (reads: readonly RecordRead[], rows: Readonly<Record<string, readonly object[]>>): RecordSlice[] =>
+  reads.map((read) => ({ read, slice: read.slice(rows[read.kind] ?? []) }));
+
+/**
+ * The records of every kind: those needing no ranking read with the user's streams (`unranked`,
+ * in that statement), then those of ranked tables in the merged view, all in one statement.
+ */
+async function readRecords(q: SliceQuery, kinds: readonly RecordKind[], limit: number, unranked: readonly RecordRead[], streams: Promise<UserStreams>) {
+  const { ranked, pages } = await streams;
+  const reads = kinds.filter((kind) => !unranked.some((read) => read.kind === kind)).map((kind) => recordRead(q, kind, limit, ranked));
+  return [...slicesOf(unranked, pages), ...slicesOf(reads, await readRecordPages(q.db, pagesOf(reads)))];
+}
+
+/**
+ * The slices of every source the filter lets through. The user's streams (and, in the merged
+ * view, orders of sources) are read first, in one statement with the records that need no
+ * ranking; then the records of ranked tables (one statement) beside the first window of the
+ * samples (one page of every type) and of the blood pressure readings (both in one statement).
+ * Samples and readings are read a window at a time until the page is known (while they are
+ * still reading they give a horizon at the time they have read up to; see pageIsKnown).
+ * Beside samples, a page spans little time: records are read a few at first (FIRST_RECORDS),
+ * a page of each kind whose few do not reach as far as the page.
  */
 async function readSlices(q: SliceQuery, filter: ObservationFilter): Promise<SourceSlice[]> {
   const panel = filter.panel;
-  const [streams, orders, panelTimes, records] = await Promise.all([
-    listUserSampleStreams(q.db, q.ctx.userId),
-    q.view === "merged" ? loadUserSourceOrders(q.db, q.ctx.userId) : undefined,
-    panel ? listPanelTimes(q) : [],
-    Promise.all([...filter.records].map((kind) => RECORD_SLICES[kind](q))),
+  const kinds = [...filter.records];
+  const listsSamples = panel !== null || QUANTITY_TYPES.some((type) => filter.sampleType(type.name));
+  const first = listsSamples ? Math.min(q.limit, FIRST_RECORDS) : q.limit;
+  const unranked = kinds.filter((kind) => q.view === "all" || !RANKED_KINDS.has(kind)).map((kind) => recordRead(q, kind, first, {}));
+  const tables = kinds.filter((kind): kind is StreamTable => RANKED_KINDS.has(kind));
+  const streams = loadUserStreams(q.db, q.ctx.userId, { view: q.view, tables, pages: pagesOf(unranked) });
+  const [firstRecords, { samples, readings, walks, series }] = await Promise.all([
+    readRecords(q, kinds, first, unranked, streams),
+    startSampleReads(q, filter, streams),
   ]);
-  const infos = sampleTypeInfos(streams, orders);
-  const reads = sampleTypesToRead(infos, filter, q.window, q.after).map((type) => samplesRead(q, type, infos.get(type)));
-  const readings = panelReadings(q, panelTimes, infos);
-  const all: SampleRead[] = [...reads, ...readings];
-  const series = readSeries(q.db, q.ctx.userId, all);
+  let records = firstRecords;
   for (;;) {
-    await readNextWindows(q.db, q.ctx.userId, all, series);
     const slices = [
-      ...reads.map((read) => samplesSlice(q, read)),
-      ...(panel ? [bloodPressureSlice(q, panel, panelTimes, readings)] : []),
-      ...records,
+      ...(samples ? [samplesSlice(q, samples)] : []),
+      ...(panel ? [bloodPressureSlice(q, panel, readings)] : []),
+      ...records.map((record) => record.slice),
     ];
-    if (all.every((read) => read.done) || pageIsKnown(slices, q.limit)) return slices;
+    // Readings past the last panel a page can hold are not needed.
+    const end = readings && panelsEnd(q, readings);
+    if (readings && end && readings.readUpTo > end) readings.done = true;
+    if (pageIsKnown(slices, q.limit)) return slices;
+    const short = records.filter((record) => record.read.limit < q.limit && record.slice.horizon !== null);
+    if (short.length === 0 && walks.every((walk) => walk.done)) return slices;
+    const { ranked } = await streams;
+    const again = short.map((record) => recordRead(q, record.read.kind, q.limit, ranked));
+    const [rows] = await Promise.all([
+      readRecordPages(q.db, pagesOf(again)),
+      walks.every((walk) => walk.done) ? undefined : readNextSampleWindows(q.db, walks, series),
+    ]);
+    records = [...records.filter((record) => !short.includes(record)), ...slicesOf(again, rows)];
   }
 }
 

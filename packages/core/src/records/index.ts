@@ -23,11 +23,11 @@ export * from "./category-samples/category-sample-writer.ts";
 export * from "./category-samples/category-samples.ts";
 export * from "./coverage.ts";
 export * from "./daily/daily-summaries.ts";
-export { type DailySummaryRow } from "./daily/daily-summary-repository.ts";
+export { dailySummariesPage, type DailySummaryRow, mergedDailySummariesPage } from "./daily/daily-summary-repository.ts";
 export * from "./daily/daily-summary-writer.ts";
 export * from "./daily/daily-totals.ts";
 export * from "./ecg/ecg-recordings.ts";
-export { listEcgVoltages, selectEcgRecordings } from "./ecg/ecg-repository.ts";
+export { ecgRecordingsPage, listEcgVoltages } from "./ecg/ecg-repository.ts";
 export * from "./ecg/ecg-writer.ts";
 export * from "./heartbeats/heartbeat-writer.ts";
 export * from "./heartbeats/hrv-results.ts";
@@ -37,29 +37,19 @@ export * from "./merge/source-orders.ts";
 export { rankStreams, resolveSourceOrder, type UserSourceOrders } from "./merge/source-ranking.ts";
 export type { MatchKind } from "./merge/match-kinds.ts";
 export type { SqlStream } from "./merge/merge-sql-repository.ts";
-export { selectNutritionLogs } from "./nutrition/nutrition-log-repository.ts";
+export { nutritionLogsPage } from "./nutrition/nutrition-log-repository.ts";
 export * from "./nutrition/nutrition-writer.ts";
 export * from "./nutrition/nutrition.ts";
 export * from "./parsed-records.ts";
 export { applyProviderDeletions } from "./provider-deletions.ts";
 export { type RecordBatch, type WriteSummary } from "./record-batches.ts";
 export { type AfterTimeBigint, type AfterTimeUuid } from "./record-cursors.ts";
+export { readRecordPages, type RecordPage, type RecordPageRows, type RecordPages, type RecordPageSql } from "./record-pages-repository.ts";
 export { insertRejectedRecords } from "./rejected-record-repository.ts";
 export { resolveStatsIntervals } from "./samples/intervals.ts";
-export {
-  type CutRow,
-  type HourWindow,
-  hoursAround,
-  listSampleStartTimes,
-  mergedSampleBucketAggregates,
-  mergedSamplePageSql,
-  type QuantitySampleRow,
-  type SamplePageQuery,
-  type SamplePageRow,
-  samplePageSql,
-  windowRead,
-} from "./samples/quantity-sample-repository.ts";
-export { listSampleSeries, type SampleSeries } from "./samples/sample-series-repository.ts";
+export { mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";
+export { readPageSeries, type PageSeries } from "./samples/sample-walks.ts";
+export { readNextSampleWindows, startSampleTypesWalk, type SampleTypeSpan, type SampleTypesWalk } from "./samples/sample-types-walk.ts";
 export * from "./samples/sample-stats.ts";
 export { queueStaleMergedRollups, refreshMergedSampleRollups } from "./samples/merged-rollups.ts";
 export { rebuildUserSampleRollups } from "./samples/sample-rollup-repository.ts";
@@ -72,10 +62,10 @@ export * from "./samples/sample-types.ts";
 export * from "./samples/sample-writer.ts";
 export { externalIdentity, recordIdentity } from "./samples/sample-identity.ts";
 export * from "./samples/samples.ts";
-export { selectMergedSleepSessions, selectSleepSessions, SLEEP_TABLE } from "./sleep/sleep-session-repository.ts";
+export { mergedSleepSessionsPage, sleepSessionsPage } from "./sleep/sleep-session-repository.ts";
 export * from "./sleep/sleep-sessions.ts";
 export * from "./sleep/sleep-writer.ts";
 export * from "./time-tags.ts";
-export { selectMergedWorkouts, selectWorkouts, WORKOUT_TABLE } from "./workouts/workout-repository.ts";
+export { mergedWorkoutsPage, workoutsPage } from "./workouts/workout-repository.ts";
 export * from "./workouts/workout-writer.ts";
 export * from "./workouts/workouts.ts";

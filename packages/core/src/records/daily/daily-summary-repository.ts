@@ -1,6 +1,7 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { rankOfRecord, streamsCte, type SqlStream } from "../merge/merge-sql-repository.ts";
+import type { RecordPage } from "../record-pages-repository.ts";
 
 /** The figures of a day, as stored (null when not known). */
 export interface DailyFigures {
@@ -132,7 +133,12 @@ export async function deleteDerivedDailySummaries(db: DbClient, userId: string, 
 
 /** The streams of a user's daily summaries, for ranking in the merged view. */
 export function listDailySummaryStreams(db: DbClient, userId: string) {
-  return db.$queryRaw<Array<{ sourceKey: string; provider: string; onBody: boolean }>>`
+  return db.$queryRaw<Array<{ sourceKey: string; provider: string; onBody: boolean }>>(dailySummaryStreamsSql(userId));
+}
+
+/** The statement of listDailySummaryStreams (merge-context-repository.ts reads several in one). */
+export function dailySummaryStreamsSql(userId: string): Prisma.Sql {
+  return Prisma.sql`
     SELECT DISTINCT source_key AS "sourceKey", provider, on_body AS "onBody"
     FROM daily_summaries WHERE user_id = ${userId}::uuid`;
 }
@@ -162,11 +168,22 @@ function dailyFilters(q: DailyPageQuery): Prisma.Sql {
 
 /** One page of every provider's summaries by (date, id); one row more than `limit`. */
 export function listDailySummaries(db: DbClient, q: DailyPageQuery): Promise<DailySummaryRow[]> {
-  return db.$queryRaw<DailySummaryRow[]>`
-    SELECT ${DAILY_COLUMNS} FROM daily_summaries d
-    WHERE ${dailyFilters(q)}
-    ORDER BY d.date, d.id
-    LIMIT ${q.limit + 1}`;
+  return db.$queryRaw<DailySummaryRow[]>(dailySummariesPage(q).sql);
+}
+
+/** The times of a summary row, and its order (record-pages-repository.ts reads pages as JSON). */
+const DAILY_PAGE = { times: ["ingested_at"], order: ["date", "id"] } as const;
+
+/** The statement of listDailySummaries. */
+export function dailySummariesPage(q: DailyPageQuery): RecordPage<DailySummaryRow> {
+  return {
+    ...DAILY_PAGE,
+    sql: Prisma.sql`
+      SELECT ${DAILY_COLUMNS} FROM daily_summaries d
+      WHERE ${dailyFilters(q)}
+      ORDER BY d.date, d.id
+      LIMIT ${q.limit + 1}`,
+  };
 }
 
 /**
@@ -175,19 +192,27 @@ export function listDailySummaries(db: DbClient, q: DailyPageQuery): Promise<Dai
  * and date, so two summaries of a date never share a stream (nor a rank).
  */
 export function listMergedDailySummaries(db: DbClient, q: DailyPageQuery, streams: readonly SqlStream[]): Promise<DailySummaryRow[]> {
+  return db.$queryRaw<DailySummaryRow[]>(mergedDailySummariesPage(q, streams).sql);
+}
+
+/** The statement of listMergedDailySummaries. */
+export function mergedDailySummariesPage(q: DailyPageQuery, streams: readonly SqlStream[]): RecordPage<DailySummaryRow> {
   const sameDate = (rankTest: Prisma.Sql) => Prisma.sql`
     FROM daily_summaries o
     JOIN streams w ON w.source_key = o.source_key AND w.provider = o.provider AND w.on_body = o.on_body
     WHERE o.user_id = d.user_id AND o.date = d.date AND ${rankTest}`;
-  return db.$queryRaw<DailySummaryRow[]>`
-    WITH ${streamsCte(streams)}
-    SELECT ${DAILY_COLUMNS}, (
-      SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', w.provider, 'source', w.source_key)), '[]'::jsonb)
-      ${sameDate(Prisma.sql`w.rank > me.rank`)}
-    ) AS outranked
-    FROM daily_summaries d
-    ${rankOfRecord("d")}
-    WHERE ${dailyFilters(q)} AND NOT EXISTS (SELECT 1 ${sameDate(Prisma.sql`w.rank < me.rank`)})
-    ORDER BY d.date, d.id
-    LIMIT ${q.limit + 1}`;
+  return {
+    ...DAILY_PAGE,
+    sql: Prisma.sql`
+      WITH ${streamsCte(streams)}
+      SELECT ${DAILY_COLUMNS}, (
+        SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', w.provider, 'source', w.source_key)), '[]'::jsonb)
+        ${sameDate(Prisma.sql`w.rank > me.rank`)}
+      ) AS outranked
+      FROM daily_summaries d
+      ${rankOfRecord("d")}
+      WHERE ${dailyFilters(q)} AND NOT EXISTS (SELECT 1 ${sameDate(Prisma.sql`w.rank < me.rank`)})
+      ORDER BY d.date, d.id
+      LIMIT ${q.limit + 1}`,
+  };
 }

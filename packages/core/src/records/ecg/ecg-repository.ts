@@ -2,6 +2,7 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import type { RecordPage } from "../record-pages-repository.ts";
 
 /** A normalized ECG recording ready to store (its voltages are stored separately). */
 export interface EcgRecordingWrite {
@@ -117,15 +118,24 @@ export type EcgPageQuery = TimePageQuery<AfterTimeUuid>;
 
 /** One page of a user's recordings (without voltages) by (start_date, id); one row more than `limit`. */
 export function selectEcgRecordings(db: DbClient, q: EcgPageQuery): Promise<EcgRecordingRow[]> {
+  return db.$queryRaw<EcgRecordingRow[]>(ecgRecordingsPage(q).sql);
+}
+
+/** The statement of selectEcgRecordings (record-pages-repository.ts reads pages as JSON). */
+export function ecgRecordingsPage(q: EcgPageQuery): RecordPage<EcgRecordingRow> {
   const parts = [Prisma.sql`e.user_id = ${q.userId}::uuid`];
   if (q.start) parts.push(Prisma.sql`e.start_date >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`e.start_date < ${q.end}`);
   if (q.after) parts.push(Prisma.sql`(e.start_date, e.id) > (${q.after.t}, ${q.after.id}::uuid)`);
-  return db.$queryRaw<EcgRecordingRow[]>`
-    SELECT ${RECORDING_COLUMNS} FROM ecg_recordings e
-    WHERE ${Prisma.join(parts, " AND ")}
-    ORDER BY e.start_date, e.id
-    LIMIT ${q.limit + 1}`;
+  return {
+    times: ["start_date", "end_date", "ingested_at"],
+    order: ["start_date", "id"],
+    sql: Prisma.sql`
+      SELECT ${RECORDING_COLUMNS} FROM ecg_recordings e
+      WHERE ${Prisma.join(parts, " AND ")}
+      ORDER BY e.start_date, e.id
+      LIMIT ${q.limit + 1}`,
+  };
 }
 
 /** One recording of the user with its voltages; undefined when the user has no such recording. */

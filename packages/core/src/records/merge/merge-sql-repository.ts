@@ -110,7 +110,15 @@ export function mergeConditions(t: MergeTable, kind: MatchKind, r = "s", rs = r)
  * each stream's longest record; `where` narrows to one metric (e.g. a type).
  */
 export function listStreamsOf(db: DbClient, t: MergeTable, userId: string, where: Prisma.Sql = Prisma.empty) {
-  return db.$queryRaw<Array<{ sourceKey: string; provider: string; onBody: boolean; maxDurationSeconds: number }>>`
+  return db.$queryRaw<UnrankedStream[]>(streamsOfSql(t, userId, where));
+}
+
+/** A stream as listStreamsOf lists it, before ranking. */
+export type UnrankedStream = Omit<SqlStream, "rank">;
+
+/** The statement of listStreamsOf (merge-context-repository.ts reads several in one). */
+export function streamsOfSql(t: MergeTable, userId: string, where: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
     SELECT source_key AS "sourceKey", provider, on_body AS "onBody",
       ceil(extract(epoch FROM max(${Prisma.raw(t.end)} - ${Prisma.raw(t.start)})))::int AS "maxDurationSeconds"
     FROM ${Prisma.raw(t.table)}

@@ -1,10 +1,13 @@
 import type { Database } from "@svc/db";
+import type { RecordView } from "../samples/samples.ts";
 import { AppError, type DbClient } from "../../platform/index.ts";
 import { findCategoryType, findQuantityType } from "../catalog/index.ts";
 import { BUILTIN_SOURCE_ORDERS } from "./builtin-orders.ts";
 import { RECORD_METRICS } from "./record-metrics.ts";
 import { rankStreams, resolveSourceOrder, type RankedStream, type UserSourceOrders } from "./source-ranking.ts";
 import { listStreamsOf, type MergeTable, type SqlStream } from "./merge-sql-repository.ts";
+import { readUserStreams, type SampleStreamRow, type StreamTable } from "./merge-context-repository.ts";
+import type { RecordPageRows, RecordPages } from "../record-pages-repository.ts";
 import { deleteSourceOrder as deleteOrderRow, listSourceOrders, upsertSourceOrder } from "./source-order-repository.ts";
 import { listSampleTypeSpans } from "../samples/sample-stream-repository.ts";
 import { markTypesStale } from "../samples/merged-stale-repository.ts";
@@ -82,4 +85,38 @@ export async function rankStreamsForMetric<T extends RankedStream>(db: DbClient,
 /** Ranks a user's streams of a small table holding one metric (sleep sessions, workouts) for the merged view. */
 export async function rankedStreamsOf(db: DbClient, userId: string, table: MergeTable, metric: string): Promise<SqlStream[]> {
   return rankStreamsForMetric(db, userId, metric, await listStreamsOf(db, table, userId));
+}
+
+/** The streams a read of several kinds of record ranks the merged view by (loadUserStreams). */
+export interface UserStreams<T extends RecordPages = RecordPages> {
+  /** Every stream of the user's quantity samples (they span the types too). */
+  samples: SampleStreamRow[];
+  /** In the merged view: the user's orders of sources. */
+  orders: UserSourceOrders | undefined;
+  /** In the merged view: the ranked streams of each asked table (its metric is the table's name). */
+  ranked: Partial<Record<StreamTable, SqlStream[]>>;
+  /** The rows of the asked pages of records. */
+  pages: RecordPageRows<T>;
+  /** Whether some of the user's samples are still in the legacy table (reads of samples leave it out when not). */
+  legacy: boolean;
+}
+
+export type { SampleStreamRow, StreamTable };
+
+/**
+ * The streams of the user's samples and, in the merged view, the orders and the asked tables'
+ * streams ranked, with the asked pages of records that need no ranking, in one read.
+ */
+export async function loadUserStreams<T extends RecordPages>(
+  db: DbClient,
+  userId: string,
+  ask: { view: RecordView; tables: readonly StreamTable[]; pages: T },
+): Promise<UserStreams<T>> {
+  const merged = ask.view === "merged";
+  const read = await readUserStreams(db, userId, { orders: merged, tables: merged ? ask.tables : [], pages: ask.pages });
+  if (!read.orders) return { samples: read.samples, orders: undefined, ranked: {}, pages: read.pages, legacy: read.legacy };
+  const orders: UserSourceOrders = new Map(read.orders.map((row) => [row.scope, row.sources]));
+  const ranked: Partial<Record<StreamTable, SqlStream[]>> = {};
+  for (const table of ask.tables) ranked[table] = rankStreams(read.tables[table] ?? [], resolveSourceOrder(table, groupOfMetric(table), orders));
+  return { samples: read.samples, orders, ranked, pages: read.pages, legacy: read.legacy };
 }

@@ -2,6 +2,7 @@ import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import type { RecordPage } from "../record-pages-repository.ts";
 
 /** A normalized nutrition log ready to store. */
 export interface NutritionLogWrite {
@@ -104,16 +105,25 @@ export type NutritionPageQuery = TimePageQuery<AfterTimeUuid>;
 
 /** One page of a user's nutrition logs by (start_date, id); one row more than `limit`. */
 export function selectNutritionLogs(db: DbClient, q: NutritionPageQuery): Promise<NutritionLogRow[]> {
+  return db.$queryRaw<NutritionLogRow[]>(nutritionLogsPage(q).sql);
+}
+
+/** The statement of selectNutritionLogs (record-pages-repository.ts reads pages as JSON). */
+export function nutritionLogsPage(q: NutritionPageQuery): RecordPage<NutritionLogRow> {
   const parts = [Prisma.sql`n.user_id = ${q.userId}::uuid`];
   if (q.start) parts.push(Prisma.sql`n.start_date >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`n.start_date < ${q.end}`);
   if (q.after) parts.push(Prisma.sql`(n.start_date, n.id) > (${q.after.t}, ${q.after.id}::uuid)`);
-  return db.$queryRaw<NutritionLogRow[]>`
-    SELECT n.id, n.start_date, n.end_date, n.meal_type, n.name, n.energy_kcal, n.protein_grams, n.carbohydrates_grams,
-      n.fat_grams, n.fiber_grams, n.sugar_grams, n.sodium_milligrams, n.water_milliliters, n.nutrients, n.source_name,
-      n.external_id, n.metadata, n.provider, n.source, n.device, n.ingested_at
-    FROM nutrition_logs n
-    WHERE ${Prisma.join(parts, " AND ")}
-    ORDER BY n.start_date, n.id
-    LIMIT ${q.limit + 1}`;
+  return {
+    times: ["start_date", "end_date", "ingested_at"],
+    order: ["start_date", "id"],
+    sql: Prisma.sql`
+      SELECT n.id, n.start_date, n.end_date, n.meal_type, n.name, n.energy_kcal, n.protein_grams, n.carbohydrates_grams,
+        n.fat_grams, n.fiber_grams, n.sugar_grams, n.sodium_milligrams, n.water_milliliters, n.nutrients, n.source_name,
+        n.external_id, n.metadata, n.provider, n.source, n.device, n.ingested_at
+      FROM nutrition_logs n
+      WHERE ${Prisma.join(parts, " AND ")}
+      ORDER BY n.start_date, n.id
+      LIMIT ${q.limit + 1}`,
+  };
 }

@@ -38,8 +38,6 @@ export interface QuantitySampleRow {
 }
 
 const HOUR_MS = 3_600_000;
-/** Before and past any sample (years 1 and 9999). */
-const ALL_TIME = { start: Date.parse("0001-01-01T00:00:00Z"), end: Date.parse("9999-01-01T00:00:00Z") };
 const floorHour = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 
 /**
@@ -65,7 +63,8 @@ export interface SamplePageRow {
 /** Milliseconds since the epoch of a timestamp column, exactly (a double holds them). */
 const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
 
-const PAGE_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id, metadata,
+/** The columns of SamplePageRow (the FHIR search's page of several types selects them too). */
+export const PAGE_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id, metadata,
   ${epochMs("ingested_at")} AS ingested_ms, series_id, legacy_series`;
 
 export interface SeriesFilter {
@@ -73,6 +72,12 @@ export interface SeriesFilter {
   type: string;
   /** Provider filter (stats, derived totals); reads leave it out. */
   provider?: string | undefined;
+  /**
+   * False when the user has no samples of the type left in the legacy table (findSampleTypeSpan):
+   * reads then leave it out (it costs planning and a probe per read). Nothing writes it but the
+   * upgrade, so none can turn up later.
+   */
+  legacy?: boolean | undefined;
 }
 
 /**
@@ -82,9 +87,11 @@ export interface SeriesFilter {
  */
 export function seriesCte(q: SeriesFilter): Prisma.Sql {
   const provider = q.provider ? Prisma.sql` AND provider = ${q.provider}` : Prisma.empty;
-  return Prisma.sql`series AS (
+  const series = Prisma.sql`series AS (
     SELECT * FROM quantity_sample_series WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${provider}
-  ),
+  )`;
+  if (q.legacy === false) return series;
+  return Prisma.sql`${series},
   legacy_samples AS NOT MATERIALIZED (
     SELECT * FROM quantity_samples_legacy WHERE user_id = ${q.userId}::uuid AND type = ${q.type}${provider}
   )`;
@@ -96,11 +103,18 @@ const EXTERNAL_ID = Prisma.sql`coalesce(u.external_text,
 
 /**
  * Every stored sample of `series` in chunks of the window's hours (and up to `upTo`, an SQL
- * expression, when given), and of `legacy_samples` in those hours, one row each, with the
- * columns of QuantitySampleRow and source_key, on_body, series_id (null for a legacy sample,
- * whose series' fields `legacy_series` holds instead).
+ * expression, when given), and of `legacy_samples` in those hours (unless `legacy` is false),
+ * one row each, with the columns of QuantitySampleRow and source_key, on_body, series_id (null
+ * for a legacy sample, whose series' fields `legacy_series` holds instead). `ranked`: read
+ * through `ranked_series` (rankedSeriesCte), with each sample's `rank` and `stream` as
+ * mergedRows numbers them.
  */
-export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql = Prisma.empty): Prisma.Sql {
+export function sampleRows(
+  userId: string,
+  hours: HourWindow,
+  upTo: Prisma.Sql = Prisma.empty,
+  { ranked = false, legacy = true }: { ranked?: boolean; legacy?: boolean | undefined } = {},
+): Prisma.Sql {
   const bounded = upTo !== Prisma.empty;
   return Prisma.sql`(
     SELECT coalesce(u.legacy_id, c.chunk_id * ${SLOTS_PER_CHUNK} + u.slot - 1) AS id, r.type, u.value, r.unit,
@@ -108,22 +122,23 @@ export function sampleRows(userId: string, hours: HourWindow, upTo: Prisma.Sql =
       c.hour + (u.start_offset + u.duration_ms) * interval '1 millisecond' AS end_date,
       r.source_name, r.source_bundle_id, r.device_model, r.product_type, ${EXTERNAL_ID}, r.is_primary_source,
       r.was_user_entered, coalesce(u.metadata, '{}'::jsonb) AS metadata, r.timezone, r.original_unit, r.provider, r.source,
-      r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id, NULL::jsonb AS legacy_series
-    FROM series r
+      r.source_key, r.device, r.on_body, u.ingested_at, r.id AS series_id, NULL::jsonb AS legacy_series${ranked ? Prisma.sql`, r.rank, r.stream` : Prisma.empty}
+    FROM ${ranked ? Prisma.sql`ranked_series` : Prisma.sql`series`} r
     JOIN quantity_sample_chunks c ON c.user_id = ${userId}::uuid AND c.series_id = r.id
       AND c.hour >= ${hours.from} AND c.hour < ${hours.to}${bounded ? Prisma.sql` AND c.hour <= ${upTo}` : Prisma.empty}
     -- legacy_ids unnested with the rest: a subscript per sample would decompress the array for each.
     CROSS JOIN LATERAL unnest(c.start_offsets, c.durations_ms, c.sample_values, c.ingested_at, c.external_ids, c.external_uuids,
       c.metadata, c.legacy_ids) WITH ORDINALITY
       AS u(start_offset, duration_ms, value, ingested_at, external_text, external_uuid, metadata, legacy_id, slot)
-    WHERE u.value IS NOT NULL
+    WHERE u.value IS NOT NULL${!legacy ? Prisma.empty : Prisma.sql`
     UNION ALL
     SELECT l.id, l.type, l.value, l.unit, l.start_date, l.end_date, l.source_name, l.source_bundle_id, l.device_model,
       l.product_type, l.external_id, l.is_primary_source, l.was_user_entered, l.metadata - 'timezone' - 'original_unit',
       l.metadata->>'timezone', l.metadata->>'original_unit', l.provider, l.source, l.source_key, l.device, l.on_body,
-      l.ingested_at, NULL::bigint, ${LEGACY_SERIES}
-    FROM legacy_samples l
-    WHERE l.start_date >= ${hours.from} AND l.start_date < ${hours.to}${bounded ? Prisma.sql` AND l.start_date < ${upTo} + interval '1 hour'` : Prisma.empty}
+      l.ingested_at, NULL::bigint, ${LEGACY_SERIES}${ranked ? Prisma.sql`, ${RANK_OF_STREAM}` : Prisma.empty}
+    FROM legacy_samples l${ranked ? Prisma.sql`
+    LEFT JOIN streams x ON x.source_key = l.source_key AND x.provider = l.provider AND x.on_body = l.on_body` : Prisma.empty}
+    WHERE l.start_date >= ${hours.from} AND l.start_date < ${hours.to}${bounded ? Prisma.sql` AND l.start_date < ${upTo} + interval '1 hour'` : Prisma.empty}`}
   )`;
 }
 
@@ -149,7 +164,8 @@ export interface HourWindow {
   to: Date;
 }
 
-function pageFilters(q: SamplePageQuery): Prisma.Sql {
+/** Where a page's samples start and end, after its cursor (of one type or several). */
+export function pageFilters(q: TimePageQuery<AfterTimeBigint>): Prisma.Sql {
   const parts = [Prisma.sql`true`];
   if (q.start) parts.push(Prisma.sql`start_date >= ${q.start}`);
   if (q.end) parts.push(Prisma.sql`start_date < ${q.end}`);
@@ -158,7 +174,7 @@ function pageFilters(q: SamplePageQuery): Prisma.Sql {
 }
 
 /** Where a page starts reading: the later of its start and its cursor. */
-function pageFrom(q: SamplePageQuery): Date | undefined {
+export function pageFrom(q: TimePageQuery<AfterTimeBigint>): Date | undefined {
   if (q.after && q.start) return q.after.t > q.start ? q.after.t : q.start;
   return q.after?.t ?? q.start;
 }
@@ -168,7 +184,7 @@ function pageFrom(q: SamplePageQuery): Date | undefined {
  * the page's first hour (infinity when all of them hold fewer), so a page reads only the
  * chunks it needs.
  */
-function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
+export function pageCut(q: TimePageQuery<AfterTimeBigint> & Pick<SeriesFilter, "legacy">, n: number, hours: HourWindow): Prisma.Sql {
   const from = pageFrom(q);
   const pastFirstHour = from ? new Date(floorHour(from).getTime() + HOUR_MS) : undefined;
   return Prisma.sql`heads AS (
@@ -180,14 +196,14 @@ function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
           ${q.end ? Prisma.sql`AND c.hour < ${q.end}` : Prisma.empty}
         ORDER BY c.hour LIMIT ${n}
       ) h
-      ORDER BY h.hour LIMIT ${n})
+      ORDER BY h.hour LIMIT ${n})${q.legacy === false ? Prisma.empty : Prisma.sql`
       UNION ALL
       -- Samples not moved yet count one each.
       (SELECT date_trunc('hour', l.start_date, 'UTC'), 1 FROM legacy_samples l
       WHERE l.start_date >= ${hours.from} AND l.start_date < ${hours.to}
         ${pastFirstHour ? Prisma.sql`AND l.start_date >= ${pastFirstHour}` : Prisma.empty}
         ${q.end ? Prisma.sql`AND l.start_date < ${q.end}` : Prisma.empty}
-      ORDER BY l.start_date LIMIT ${n})
+      ORDER BY l.start_date LIMIT ${n})`}
     ),
     cut AS (
       SELECT coalesce((
@@ -198,8 +214,8 @@ function pageCut(q: SamplePageQuery, n: number, hours: HourWindow): Prisma.Sql {
 }
 
 /** The cut as the start of the hour after it, or null when the window held fewer than the page. */
-const CUT_END = Prisma.sql`(SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour + interval '1 hour' END FROM cut)`;
-const CUT_END_MS = Prisma.sql`round(date_part('epoch', ${CUT_END}) * 1000) AS cut_end_ms`;
+export const CUT_END = Prisma.sql`(SELECT CASE WHEN last_hour = 'infinity' THEN NULL ELSE last_hour + interval '1 hour' END FROM cut)`;
+export const CUT_END_MS = Prisma.sql`round(date_part('epoch', ${CUT_END}) * 1000) AS cut_end_ms`;
 
 /**
  * One page of samples of a type from the window's chunks, oldest first; one row more than
@@ -214,7 +230,7 @@ export function samplePageSql(q: SamplePageQuery, hours: HourWindow): Prisma.Sql
   return Prisma.sql`
     WITH ${seriesCte(q)}, ${pageCut(q, q.limit + 1, hours)}
     SELECT ${PAGE_COLUMNS}, ${CUT_END_MS}
-    FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
+    FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`, { legacy: q.legacy })} s
     WHERE ${pageFilters(q)}
     ORDER BY start_date, id
     LIMIT ${q.limit + 1}`;
@@ -241,50 +257,62 @@ export function mergePadMs(kind: MatchKind, streams: readonly SqlStream[]): numb
   return Math.max(0, ...streams.map((s) => s.maxDurationSeconds)) * 1000 + 1;
 }
 
+/** The rank and stream (mergedRows) of a sample or series of the stream `x` (a row of `streams`, null when unranked). */
+const RANK_OF_STREAM = Prisma.sql`coalesce(x.rank, ${UNRANKED}::int) AS rank, coalesce(x.position::int - 1, -1) AS stream`;
+
 /**
- * The merged view over rows `s` (columns of sampleRows): `m` adds `keep` (no better ranked
- * stream has a matching sample) and `outranked_by`, one boolean per stream of `streams`: a
- * worse ranked stream that has one (outrankedLabels names them).
- * Matching is computed with window passes over the rows in time order, one pair per stream:
- * the latest start (readings) or end (overlap) of the stream's samples up to each row and the
- * earliest start from it on. A record of no length counts as one millisecond long.
+ * `ranked_series`: `series` each with its `rank` and `stream` (mergedRows); needs `streams`.
+ * Materialized: a few rows, and the planner then has fewer joins to order.
  */
-export function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
+export function rankedSeriesCte(): Prisma.Sql {
+  return Prisma.sql`ranked_series AS MATERIALIZED (
+    SELECT r.*, ${RANK_OF_STREAM}
+    FROM series r
+    LEFT JOIN streams x ON x.source_key = r.source_key AND x.provider = r.provider AND x.on_body = r.on_body
+  )`;
+}
+
+/**
+ * The merged view over rows `s` (columns of sampleRows, and `rank` and `stream` when `ranked`):
+ * `m` adds `t` (the start), `e` (the end; a record of no length counts as one millisecond
+ * long), `keep` (no better ranked stream has a matching sample) and `outranked_by`, one
+ * character per stream of `streams`, '1' for a worse ranked stream that has one
+ * (outrankedLabels names them), else '0': text hashes and compares faster than an array.
+ * Matching is computed with window passes over the rows in time order, in the one query that
+ * uses them (fewer levels to plan). Kinds matched within a window of start times: one pass
+ * counts each stream's samples within the window around each row (a moving frame: one sort,
+ * and rows stream through it in time order, so a page stops reading it once full). Kinds
+ * matched by overlap: a pair of passes per stream, the latest end of the stream's samples up
+ * to each row and the earliest start from it on.
+ */
+export function mergedRows(streams: readonly SqlStream[], kind: MatchKind, ranked = false): Prisma.Sql {
   const window = MATCH_WINDOW_SECONDS[kind];
-  const byWindow = window !== undefined;
   const interval = Prisma.sql`make_interval(secs => ${window ?? 0})`;
-  const passes = streams.map((_, j) => {
-    const [p, n] = [Prisma.raw(`p${j}`), Prisma.raw(`n${j}`)];
-    return Prisma.sql`,
-      max(CASE WHEN stream = ${j}::int THEN ${byWindow ? Prisma.sql`t` : Prisma.sql`e`} END) OVER up AS ${p},
-      min(CASE WHEN stream = ${j}::int THEN t END) OVER down AS ${n}`;
-  });
-  const matched = (j: number) => {
-    const [p, n] = [Prisma.raw(`p${j}`), Prisma.raw(`n${j}`)];
-    return byWindow
-      ? Prisma.sql`(coalesce(${p} >= t - ${interval}, false) OR coalesce(${n} <= t + ${interval}, false))`
-      : Prisma.sql`(coalesce(${p} > t, false) OR coalesce(${n} < e, false))`;
-  };
-  const outranks = streams.map((s, j) => Prisma.sql`(rank > ${s.rank}::int AND ${matched(j)})`);
-  const outranked = streams.map((s, j) => Prisma.sql`${s.rank}::int > rank AND ${matched(j)}`);
+  const [t, e] = [Prisma.sql`s.start_date`, Prisma.sql`greatest(s.end_date, s.start_date + interval '1 millisecond')`];
+  const [rank, stream] = ranked
+    ? [Prisma.sql`s.rank`, Prisma.sql`s.stream`]
+    : [Prisma.sql`coalesce(x.rank, ${UNRANKED}::int)`, Prisma.sql`coalesce(x.position::int - 1, -1)`];
+  // PostgreSQL computes a window function written several times once.
+  const matched = (j: number) =>
+    window !== undefined
+      ? Prisma.sql`count(*) FILTER (WHERE ${stream} = ${j}::int) OVER near > 0`
+      : Prisma.sql`(coalesce(max(CASE WHEN ${stream} = ${j}::int THEN ${e} END) OVER up > ${t}, false)
+          OR coalesce(min(CASE WHEN ${stream} = ${j}::int THEN ${t} END) OVER down < ${e}, false))`;
+  const outranks = streams.map((s, j) => Prisma.sql`(${rank} > ${s.rank}::int AND ${matched(j)})`);
+  const outranked = streams.map((s, j) => Prisma.sql`CASE WHEN ${s.rank}::int > ${rank} AND ${matched(j)} THEN '1' ELSE '0' END`);
   const none = streams.length === 0;
-  return Prisma.sql`ranked AS (
-      SELECT s.*, s.start_date AS t, greatest(s.end_date, s.start_date + interval '1 millisecond') AS e,
-        coalesce(x.rank, ${UNRANKED}::int) AS rank, coalesce(x.position::int - 1, -1) AS stream
-      FROM s
-      LEFT JOIN streams x ON x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body
-    ),
-    passes AS (
-      SELECT ranked.*${passes.length > 0 ? Prisma.join(passes, "") : Prisma.empty}
-      FROM ranked
-      WINDOW up AS (ORDER BY t RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
-        down AS (ORDER BY t DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-    ),
-    m AS (
-      SELECT passes.*,
+  return Prisma.sql`m AS (
+      SELECT s.*, ${t} AS t, ${e} AS e${ranked ? Prisma.empty : Prisma.sql`, ${RANK_OF_STREAM}`},
         ${none ? Prisma.sql`true` : Prisma.sql`NOT (${Prisma.join(outranks, " OR ")})`} AS keep,
-        ${none ? Prisma.sql`'{}'` : Prisma.sql`ARRAY[${Prisma.join(outranked, ", ")}]`}::boolean[] AS outranked_by
-      FROM passes
+        (${none ? Prisma.sql`''` : Prisma.join(outranked, " || ")})::text AS outranked_by
+      FROM s${ranked ? Prisma.empty : Prisma.sql`
+      LEFT JOIN streams x ON x.source_key = s.source_key AND x.provider = s.provider AND x.on_body = s.on_body`}
+      WINDOW ${
+        window !== undefined
+          ? Prisma.sql`near AS (ORDER BY s.start_date RANGE BETWEEN ${interval} PRECEDING AND ${interval} FOLLOWING)`
+          : Prisma.sql`up AS (ORDER BY s.start_date RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+        down AS (ORDER BY s.start_date DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`
+      }
     )`;
 }
 
@@ -294,7 +322,7 @@ export function mergedRows(streams: readonly SqlStream[], kind: MatchKind): Pris
  */
 function outrankedLabels(streams: readonly SqlStream[], outrankedBy: Prisma.Sql): Prisma.Sql {
   if (streams.length === 0) return Prisma.sql`'[]'::jsonb`;
-  const labels = streams.map((s, j) => Prisma.sql`(${outrankedBy}[${j + 1}::int], ${s.provider}::text, ${s.sourceKey}::text)`);
+  const labels = streams.map((s, j) => Prisma.sql`(substr(${outrankedBy}, ${j + 1}::int, 1) = '1', ${s.provider}::text, ${s.sourceKey}::text)`);
   return Prisma.sql`(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('provider', v.provider, 'source', v.source)), '[]'::jsonb)
     FROM (VALUES ${Prisma.join(labels, ", ")}) v(hit, provider, source) WHERE v.hit)`;
 }
@@ -312,43 +340,66 @@ export async function listMergedQuantitySamples(
   streams: readonly SqlStream[],
   kind: MatchKind,
 ): Promise<WindowRead> {
-  const rows = await db.$queryRaw<CutRow[]>(mergedSamplePageSql(q, hours, streams, kind));
-  return windowRead(rows.filter((row) => row.id !== null), hours, rows[0]?.cut_end_ms ?? null);
+  const rows = await db.$queryRaw<MergedPageRow[]>(mergedSamplePageSql(q, hours, streams, kind));
+  // Each set of outranked streams is answered once (its row has no sample), each kept sample names its set.
+  const labels = new Map<string, MergedPageRow["outranked"]>();
+  const kept: MergedPageRow[] = [];
+  for (const row of rows) {
+    if (row.id !== null) kept.push(row);
+    else if (row.outranked_set !== null) labels.set(row.outranked_set, row.outranked);
+  }
+  for (const row of kept) row.outranked = labels.get(row.outranked_set!);
+  // The statement leaves its rows in its page's order; sorting here costs less than in PostgreSQL and holds whatever the plan.
+  kept.sort((a, b) => a.start_ms - b.start_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return windowRead(kept, hours, rows[0]?.cut_end_ms ?? null);
 }
 
+/** A row of mergedSamplePageSql: a kept sample with its set of outranked streams, or a set with the streams it names. */
+type MergedPageRow = CutRow & { outranked_set: string | null };
+
 /**
- * The statement of listMergedQuantitySamples (the FHIR search runs several in one): the kept
- * samples, or one row of nulls but the cut when it keeps none.
+ * The statement of listMergedQuantitySamples: the kept samples (in no order) with their set of
+ * outranked streams (`outranked_set`), a row for each set with the streams it names
+ * (`outranked`), or one row of nulls but the cut when it keeps none.
  */
 export function mergedSamplePageSql(q: SamplePageQuery, hours: HourWindow, streams: readonly SqlStream[], kind: MatchKind): Prisma.Sql {
   const padMs = mergePadMs(kind, streams);
   const pad = Prisma.sql`make_interval(secs => ${padMs / 1000})`;
-  const reach = { from: floorHour(new Date(hours.from.getTime() - padMs)), to: new Date(hours.to.getTime() + padMs) };
   const from = pageFrom(q);
-  // Only samples within the merge's reach of the page's samples can change what it keeps.
+  // Only samples within the merge's reach of the page's samples can change what it keeps: the
+  // chunks from the hour holding the page's start less the reach on.
+  const first = from && from > hours.from ? from : hours.from;
+  const reach = { from: floorHour(new Date(first.getTime() - padMs)), to: new Date(hours.to.getTime() + padMs) };
   const reached = Prisma.sql`${from ? Prisma.sql`start_date >= ${new Date(from.getTime() - padMs)} AND` : Prisma.empty}
     start_date < coalesce(${CUT_END}, ${hours.to}) + ${pad}`;
+  // Each sample's rank comes with its series (one join a series, not one a sample).
   return Prisma.sql`
-    WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${pageCut(q, q.limit + 1, hours)},
-    s AS (SELECT * FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`)} rows WHERE ${reached}),
-    ${mergedRows(streams, kind)},
+    WITH ${seriesCte(q)}, ${streamsCte(streams)}, ${rankedSeriesCte()}, ${pageCut(q, q.limit + 1, hours)},
+    s AS (
+      SELECT id, value, start_date, end_date, external_id, metadata, ingested_at, series_id, legacy_series, rank, stream
+      FROM ${sampleRows(q.userId, reach, Prisma.sql`coalesce(${CUT_END}, 'infinity') + ${pad}`, { ranked: true, legacy: q.legacy })} rows
+      WHERE ${reached}
+    ),
+    ${mergedRows(streams, kind, true)},
     page AS (
       SELECT ${PAGE_COLUMNS}, outranked_by FROM m
       WHERE keep AND ${pageFilters(q)} AND start_date < coalesce(${CUT_END}, ${hours.to})
       ORDER BY start_date, id
       LIMIT ${q.limit + 1}
     ),
-    -- Worked out once per distinct set of outranked streams, not once per sample.
-    labels AS MATERIALIZED (
+    -- Worked out and answered once per distinct set of outranked streams, not once per sample.
+    labels AS (
       SELECT outranked_by, ${outrankedLabels(streams, Prisma.sql`outranked_by`)} AS outranked FROM (SELECT DISTINCT outranked_by FROM page) d
     )
     -- One row with the cut even when the merge keeps nothing of the window.
     SELECT kept.*, ${CUT_END_MS}
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
-      SELECT id, value, start_ms, end_ms, external_id, metadata, ingested_ms, series_id, legacy_series, outranked
-      FROM page JOIN labels USING (outranked_by)
-      ORDER BY start_ms, id
+      SELECT id, value, start_ms, end_ms, external_id, metadata, ingested_ms, series_id, legacy_series, outranked_by AS outranked_set,
+        NULL::jsonb AS outranked
+      FROM page
+      UNION ALL
+      SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, outranked_by, outranked FROM labels
     ) kept ON true`;
 }
 
@@ -397,31 +448,6 @@ export function sampleStatsBuckets(
     FROM earliest
     GROUP BY 1, 2, 3, 4, 5
     ORDER BY 1, 2, 3, 4 NULLS FIRST, 5`;
-}
-
-/**
- * The first `limit` distinct start times, at or after `from` and within the window, of the
- * user's samples of these types (readings taken together share one).
- */
-export async function listSampleStartTimes(
-  db: DbClient,
-  q: { userId: string; types: readonly string[]; from?: Date | undefined; start?: Date | undefined; end?: Date | undefined; limit: number },
-): Promise<Date[]> {
-  const lower = [q.from, q.start].filter((t): t is Date => t !== undefined).reduce<Date | undefined>((a, b) => (a && a > b ? a : b), undefined);
-  const perType = q.types.map((type) => {
-    const page: SamplePageQuery = { userId: q.userId, type, start: lower, end: q.end, limit: q.limit - 1 };
-    // Blood pressure readings are few: a window of all time when the search gives none.
-    const hours = hoursAround(lower ?? new Date(ALL_TIME.start), q.end ?? new Date(ALL_TIME.end));
-    return Prisma.sql`(
-      WITH ${seriesCte(page)}, ${pageCut(page, q.limit, hours)}
-      SELECT DISTINCT start_date
-      FROM ${sampleRows(q.userId, hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
-      WHERE ${pageFilters(page)}
-      ORDER BY start_date LIMIT ${q.limit})`;
-  });
-  const rows = await db.$queryRaw<Array<{ start_date: Date }>>`
-    SELECT DISTINCT start_date FROM (${Prisma.join(perType, " UNION ALL ")}) t ORDER BY start_date LIMIT ${q.limit}`;
-  return rows.map((row) => row.start_date);
 }
 
 export interface SampleBucketRow {

@@ -58,9 +58,32 @@ export function listSampleTypeProviders(db: DbClient, userId: string) {
     GROUP BY type ORDER BY type`;
 }
 
-/** The start of the user's first and last sample of a type, or undefined when there is none. */
-export async function findSampleTypeSpan(db: DbClient, userId: string, type: string): Promise<{ first: Date; last: Date } | undefined> {
-  const [row] = await db.$queryRaw<Array<{ first: Date | null; last: Date | null }>>`
-    SELECT min(first_start) AS first, max(last_start) AS last FROM quantity_sample_streams WHERE user_id = ${userId}::uuid AND type = ${type}`;
-  return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
+/** A stream of samples as the merged view ranks it (listSampleStreams). */
+export interface SampleStream {
+  sourceKey: string;
+  provider: string;
+  onBody: boolean;
+  maxDurationSeconds: number;
+}
+
+/**
+ * What a page of a type starts from, in one read: the start of the user's first and last sample
+ * of it (undefined when there is none), its streams, and whether some of its samples are still in
+ * the legacy table (SeriesFilter).
+ */
+export async function findSampleTypeSpan(
+  db: DbClient,
+  userId: string,
+  type: string,
+): Promise<{ first: Date; last: Date; legacy: boolean; streams: SampleStream[] } | undefined> {
+  const rows = await db.$queryRaw<Array<SampleStream & { first: Date; last: Date; legacy: boolean }>>`
+    SELECT source_key AS "sourceKey", provider, on_body AS "onBody", max_duration_seconds AS "maxDurationSeconds",
+      first_start AS first, last_start AS last,
+      EXISTS (SELECT 1 FROM quantity_samples_legacy WHERE user_id = ${userId}::uuid AND type = ${type}) AS legacy
+    FROM quantity_sample_streams WHERE user_id = ${userId}::uuid AND type = ${type}`;
+  if (rows.length === 0) return undefined;
+  const first = new Date(Math.min(...rows.map((row) => row.first.getTime())));
+  const last = new Date(Math.max(...rows.map((row) => row.last.getTime())));
+  const streams = rows.map(({ sourceKey, provider, onBody, maxDurationSeconds }) => ({ sourceKey, provider, onBody, maxDurationSeconds }));
+  return { first, last, legacy: rows[0]!.legacy, streams };
 }

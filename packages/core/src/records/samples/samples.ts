@@ -3,18 +3,12 @@ import { findQuantityType, fromStorageUnit } from "../catalog/index.ts";
 import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
-import {
-  hoursAround,
-  listMergedQuantitySamples,
-  listQuantitySamples,
-  type QuantitySampleRow,
-  type SamplePageQuery,
-  type SamplePageRow,
-} from "./quantity-sample-repository.ts";
-import { listSampleSeries, type SampleSeries } from "./sample-series-repository.ts";
+import { listMergedQuantitySamples, listQuantitySamples, type QuantitySampleRow, type SamplePageQuery } from "./quantity-sample-repository.ts";
+import { advanceSampleWalk, readPageSeries, startSampleWalk, withSeries } from "./sample-walks.ts";
 import { findSampleTypeSpan, listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
-import { rankStreamsForMetric } from "../merge/source-orders.ts";
+import { groupOfMetric, loadUserSourceOrders, rankStreamsForMetric } from "../merge/source-orders.ts";
+import { rankStreams, resolveSourceOrder } from "../merge/source-ranking.ts";
 
 export type RecordView = "merged" | "all";
 
@@ -88,85 +82,31 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
   return rankStreamsForMetric(db, userId, type, await listSampleStreams(db, userId, type));
 }
 
-/** The first window a page reads; each next one is WINDOW_GROWTH times longer. */
-export const FIRST_WINDOW_MS = 7 * 86_400_000;
-export const WINDOW_GROWTH = 8;
-
 /**
- * One page of samples of a type in a view (one row more than `limit`, unless it is the last).
- * It reads windows of hours from where the page starts, a week first, longer ones after, until
- * the page is full or the type's samples end: each read then plans only the partitions of its
- * window.
+ * One page of samples of a type in a view (one row more than `limit`, unless it is the last),
+ * read window by window (startSampleWalk).
  */
 export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
-  const [span, series, streams] = await Promise.all([
+  const series = readPageSeries(db, query.userId, [query.type]);
+  // The span's read brings the streams; the merged view ranks them (as rankedSampleStreams) by the orders read beside it.
+  const [span, orders] = await Promise.all([
     findSampleTypeSpan(db, query.userId, query.type),
-    readSeries(db, query),
-    view === "merged" ? rankedSampleStreams(db, query.userId, query.type) : undefined,
+    view === "merged" ? loadUserSourceOrders(db, query.userId) : undefined,
+    series.byId,
   ]);
-  if (!span) return [];
-  const merged = streams && { streams, kind: matchKindOfType(query.type).kind };
-  const startAt = [query.start, query.after?.t, span.first].reduce<Date>((a, b) => (b && b > a ? b : a), span.first);
-  const stop = hoursAround(span.first, query.end && query.end < span.last ? query.end : span.last).to;
-  const rows: QuantitySampleRow[] = [];
-  let next: SamplePageQuery = query;
-  let hours = hoursAround(startAt, new Date(startAt.getTime() + FIRST_WINDOW_MS));
-  for (let width = FIRST_WINDOW_MS; ; width *= WINDOW_GROWTH) {
-    if (hours.to > stop) hours = { from: hours.from, to: stop };
-    const read = merged ? await listMergedQuantitySamples(db, next, hours, merged.streams, merged.kind) : await listQuantitySamples(db, next, hours);
-    await appendWithSeries(rows, db, query, read.rows, series);
-    if (rows.length > query.limit || read.readUpTo >= stop) return rows;
-    // Later windows start past everything read: no cursor, only what is still missing.
-    next = { ...query, after: undefined, start: read.readUpTo, limit: query.limit - rows.length };
-    hours = { from: read.readUpTo, to: new Date(read.readUpTo.getTime() + width * WINDOW_GROWTH) };
-  }
-}
-
-type SeriesById = Map<bigint, SampleSeries>;
-
-async function readSeries(db: DbClient, query: SamplePageQuery): Promise<SeriesById> {
-  return new Map((await listSampleSeries(db, { userId: query.userId, types: [query.type] })).map((s) => [s.id, s]));
-}
-
-/**
- * Appends the rows with their series' fields to `samples` (one by one: a share's read can hold
- * too many to spread into push). A series stored since `series` was read is read then; one
- * deleted since the page was read took its samples with it.
- */
-async function appendWithSeries(samples: QuantitySampleRow[], db: DbClient, query: SamplePageQuery, rows: SamplePageRow[], series: SeriesById) {
-  if (rows.some((row) => row.series_id !== null && !series.has(row.series_id))) for (const [id, s] of await readSeries(db, query)) series.set(id, s);
-  for (const row of rows) {
-    // A sample not moved yet from the legacy table brings its series' fields along.
-    const of = row.series_id === null ? row.legacy_series : series.get(row.series_id);
-    if (of) samples.push(toSampleRow(row, of));
-  }
-}
-
-export function toSampleRow(row: SamplePageRow, series: Omit<SampleSeries, "id">): QuantitySampleRow {
-  const sample: QuantitySampleRow = {
-    id: row.id,
-    type: series.type,
-    value: row.value,
-    unit: series.unit,
-    start_date: new Date(row.start_ms),
-    end_date: new Date(row.end_ms),
-    source_name: series.sourceName,
-    source_bundle_id: series.sourceBundleId,
-    device_model: series.deviceModel,
-    product_type: series.productType,
-    external_id: row.external_id,
-    is_primary_source: series.isPrimarySource,
-    was_user_entered: series.wasUserEntered,
-    metadata: row.metadata,
-    timezone: series.timezone,
-    original_unit: series.originalUnit,
-    provider: series.provider,
-    source: series.source,
-    device: series.device,
-    ingested_at: new Date(row.ingested_ms),
+  const merged = orders && {
+    streams: rankStreams(span?.streams ?? [], resolveSourceOrder(query.type, groupOfMetric(query.type), orders)),
+    kind: matchKindOfType(query.type).kind,
   };
-  if (row.outranked) sample.outranked = row.outranked;
-  return sample;
+  // A type with no sample left in the legacy table is read without it.
+  const walk = startSampleWalk({ ...query, legacy: span?.legacy }, span);
+  while (!walk.done) {
+    const read = merged
+      ? await listMergedQuantitySamples(db, walk.next, walk.hours, merged.streams, merged.kind)
+      : await listQuantitySamples(db, walk.next, walk.hours);
+    advanceSampleWalk(walk, await withSeries(db, series, read.rows), read.readUpTo);
+  }
+  return walk.rows;
 }
 
 export async function listSamples(

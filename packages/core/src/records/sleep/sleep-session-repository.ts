@@ -3,6 +3,7 @@ import type { DbClient } from "../../platform/index.ts";
 import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStream } from "../merge/merge-sql-repository.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import type { RecordPage } from "../record-pages-repository.ts";
 
 /** A normalized sleep session ready to store (totals already derived from phases where missing). */
 export interface SleepSessionWrite {
@@ -139,25 +140,45 @@ function sessionFilters(q: SleepPageQuery): Prisma.Sql {
 
 /** One page of sessions ordered by bedtime_start then id; one row more than `limit`. */
 export function selectSleepSessions(db: DbClient, q: SleepPageQuery): Promise<SleepSessionRow[]> {
-  return db.$queryRaw<SleepSessionRow[]>`
-    SELECT ${SESSION_COLUMNS} FROM sleep_sessions s
-    WHERE ${sessionFilters(q)}
-    ORDER BY s.bedtime_start, s.id
-    LIMIT ${q.limit + 1}`;
+  return db.$queryRaw<SleepSessionRow[]>(sleepSessionsPage(q).sql);
 }
 
 /** One page of the merged view: sessions match when they share at least half of the shorter one. */
 export function selectMergedSleepSessions(db: DbClient, q: SleepPageQuery, streams: readonly SqlStream[]): Promise<SleepSessionRow[]> {
-  if (streams.length === 0) return Promise.resolve([]);
+  const page = mergedSleepSessionsPage(q, streams);
+  return page ? db.$queryRaw<SleepSessionRow[]>(page.sql) : Promise.resolve([]);
+}
+
+/** The times of a session row, and its order (record-pages-repository.ts reads pages as JSON). */
+const SESSION_PAGE = { times: ["bedtime_start", "bedtime_end", "ingested_at"], order: ["bedtime_start", "id"] } as const;
+
+/** The statement of selectSleepSessions. */
+export function sleepSessionsPage(q: SleepPageQuery): RecordPage<SleepSessionRow> {
+  return {
+    ...SESSION_PAGE,
+    sql: Prisma.sql`
+      SELECT ${SESSION_COLUMNS} FROM sleep_sessions s
+      WHERE ${sessionFilters(q)}
+      ORDER BY s.bedtime_start, s.id
+      LIMIT ${q.limit + 1}`,
+  };
+}
+
+/** The statement of selectMergedSleepSessions; none without streams (no sessions). */
+export function mergedSleepSessionsPage(q: SleepPageQuery, streams: readonly SqlStream[]): RecordPage<SleepSessionRow> | null {
+  if (streams.length === 0) return null;
   const merge = mergeConditions(SLEEP_TABLE, "sessions");
-  return db.$queryRaw<SleepSessionRow[]>`
-    WITH ${streamsCte(streams)}
-    SELECT ${SESSION_COLUMNS}, ${merge.outranked} AS outranked
-    FROM sleep_sessions s
-    ${rankOfRecord()}
-    WHERE ${sessionFilters(q)} AND ${merge.keep}
-    ORDER BY s.bedtime_start, s.id
-    LIMIT ${q.limit + 1}`;
+  return {
+    ...SESSION_PAGE,
+    sql: Prisma.sql`
+      WITH ${streamsCte(streams)}
+      SELECT ${SESSION_COLUMNS}, ${merge.outranked} AS outranked
+      FROM sleep_sessions s
+      ${rankOfRecord()}
+      WHERE ${sessionFilters(q)} AND ${merge.keep}
+      ORDER BY s.bedtime_start, s.id
+      LIMIT ${q.limit + 1}`,
+  };
 }
 
 /** The session if it belongs to the user, else null. */

@@ -3,6 +3,7 @@ import type { DbClient } from "../../platform/index.ts";
 import { mergeConditions, rankOfRecord, streamsCte, type MergeTable, type SqlStream } from "../merge/merge-sql-repository.ts";
 import { notTombstoned } from "../tombstone-repository.ts";
 import type { AfterTimeUuid, TimePageQuery } from "../record-cursors.ts";
+import type { RecordPage } from "../record-pages-repository.ts";
 
 /** A normalized workout ready to store. */
 export interface WorkoutWrite {
@@ -148,12 +149,23 @@ function workoutFilters(q: WorkoutPageQuery): Prisma.Sql {
 
 /** One page of workouts with their track summaries, ordered by start_date then id; one row more than `limit`. */
 export function selectWorkouts(db: DbClient, q: WorkoutPageQuery): Promise<WorkoutRow[]> {
-  return db.$queryRaw<WorkoutRow[]>`
-    SELECT ${WORKOUT_COLUMNS}
-    FROM workouts s LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
-    WHERE ${workoutFilters(q)}
-    ORDER BY s.start_date, s.id
-    LIMIT ${q.limit + 1}`;
+  return db.$queryRaw<WorkoutRow[]>(workoutsPage(q).sql);
+}
+
+/** The times of a workout row, and its order (record-pages-repository.ts reads pages as JSON). */
+const WORKOUT_PAGE = { times: ["start_date", "end_date", "ingested_at", "ts_first_point_at", "ts_last_point_at"], order: ["start_date", "id"] } as const;
+
+/** The statement of selectWorkouts. */
+export function workoutsPage(q: WorkoutPageQuery): RecordPage<WorkoutRow> {
+  return {
+    ...WORKOUT_PAGE,
+    sql: Prisma.sql`
+      SELECT ${WORKOUT_COLUMNS}
+      FROM workouts s LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
+      WHERE ${workoutFilters(q)}
+      ORDER BY s.start_date, s.id
+      LIMIT ${q.limit + 1}`,
+  };
 }
 
 /**
@@ -161,17 +173,26 @@ export function selectWorkouts(db: DbClient, q: WorkoutPageQuery): Promise<Worko
  * least half of the shorter one; the type filter applies to the kept workouts.
  */
 export function selectMergedWorkouts(db: DbClient, q: WorkoutPageQuery, streams: readonly SqlStream[]): Promise<WorkoutRow[]> {
-  if (streams.length === 0) return Promise.resolve([]);
+  const page = mergedWorkoutsPage(q, streams);
+  return page ? db.$queryRaw<WorkoutRow[]>(page.sql) : Promise.resolve([]);
+}
+
+/** The statement of selectMergedWorkouts; none without streams (no workouts). */
+export function mergedWorkoutsPage(q: WorkoutPageQuery, streams: readonly SqlStream[]): RecordPage<WorkoutRow> | null {
+  if (streams.length === 0) return null;
   const merge = mergeConditions(WORKOUT_TABLE, "sessions");
-  return db.$queryRaw<WorkoutRow[]>`
-    WITH ${streamsCte(streams)}
-    SELECT ${WORKOUT_COLUMNS}, ${merge.outranked} AS outranked
-    FROM workouts s
-    LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
-    ${rankOfRecord()}
-    WHERE ${workoutFilters(q)} AND ${merge.keep}
-    ORDER BY s.start_date, s.id
-    LIMIT ${q.limit + 1}`;
+  return {
+    ...WORKOUT_PAGE,
+    sql: Prisma.sql`
+      WITH ${streamsCte(streams)}
+      SELECT ${WORKOUT_COLUMNS}, ${merge.outranked} AS outranked
+      FROM workouts s
+      LEFT JOIN workout_track_summaries ts ON ts.user_id = s.user_id AND ts.workout_id = s.id
+      ${rankOfRecord()}
+      WHERE ${workoutFilters(q)} AND ${merge.keep}
+      ORDER BY s.start_date, s.id
+      LIMIT ${q.limit + 1}`,
+  };
 }
 
 /** The workout if it belongs to the user, else null. */
