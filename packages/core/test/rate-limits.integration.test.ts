@@ -1,6 +1,6 @@
 // Rate limits count in memory and add to the shared count in the database at most once a
 // second per bucket (identity/rate-limits.ts), yet two processes on one database keep the limit.
-import { type Principal, RateLimits } from "@svc/core";
+import { deleteRateLimitRows, type Principal, RateLimits } from "@svc/core";
 import { createDatabase, type Database } from "@svc/db";
 import { createTestDatabase } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,11 @@ function countingWrites() {
           writes.count++;
           return query(args);
         },
+      },
+      // Calls added to an open window (an UPDATE of the row).
+      async $queryRaw({ args, query }) {
+        writes.count++;
+        return query(args);
       },
     },
   }) as unknown as Database;
@@ -54,6 +59,19 @@ describe("rate limits counted in memory", () => {
     await expect
       .poll(async () => (await db.rateLimit.findUnique({ where: { key: `tenant:${tenantId}` } }))?.points, { timeout: 5_000, interval: 200 })
       .toBe(500);
+  });
+
+  it("does not bring back a bucket's row deleted with its tenant by calls made before", async () => {
+    const limits = new RateLimits(db, { tenant: 10_000, user: 0, windowSeconds: 3600 });
+    const tenantId = "00000000-0000-4000-8000-000000000003";
+    const key = `tenant:${tenantId}`;
+    for (let i = 0; i < 5; i++) await limits.consume(tenant(tenantId));
+    expect(await db.rateLimit.findUnique({ where: { key } })).not.toBeNull();
+    // The tenant's deletion removes the row while calls wait in memory for the next flush.
+    await deleteRateLimitRows(db, [key]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await db.rateLimit.findUnique({ where: { key } })).toBeNull();
+    expect(await outcome(limits, tenant(tenantId))).toBe(200);
   });
 
   it("keeps the limit exactly across two processes calling in turn", async () => {

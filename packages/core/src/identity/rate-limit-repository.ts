@@ -13,7 +13,13 @@ export interface SharedCount {
 }
 
 export interface SharedCounter {
+  /** Adds the calls, opening a new window when the row is absent or expired. */
   add(key: string, calls: number): Promise<SharedCount>;
+  /**
+   * Adds the calls to the window the row holds now; undefined when it holds none (expired, or
+   * deleted with its tenant or user): a call made before a deletion must not bring the row back.
+   */
+  addToOpenWindow(key: string, calls: number): Promise<SharedCount | undefined>;
 }
 
 /**
@@ -35,6 +41,13 @@ export function rateLimitCounter(db: Database, options: { windowSeconds: number 
     async add(key, calls) {
       const res = await store.penalty(key, calls);
       return { count: res.consumedPoints, msLeft: res.msBeforeNext, opened: res.isFirstInDuration };
+    },
+    async addToOpenWindow(key, calls) {
+      const [row] = await db.$queryRaw<Array<{ points: number; ms_left: number }>>`
+        UPDATE rate_limits SET points = points + ${calls}::int
+        WHERE key = ${key} AND expire > now()
+        RETURNING points, greatest(0, round(date_part('epoch', expire - now()) * 1000))::int AS ms_left`;
+      return row && { count: row.points, msLeft: row.ms_left, opened: false };
     },
   };
 }

@@ -97,18 +97,27 @@ export class RateLimits {
   private open(key: string): Bucket {
     const bucket: Bucket = { shared: 0, unsent: 1, sending: 0, endsAt: Date.now() + this.windowSeconds * 1000, opened: Promise.resolve() };
     this.buckets.set(key, bucket);
-    bucket.opened = this.send(key, bucket);
+    bucket.opened = this.send(key, bucket, true);
     return bucket;
   }
 
-  /** Adds the bucket's unsent calls to the shared count and learns the shared total. */
-  private async send(key: string, bucket: Bucket): Promise<void> {
+  /**
+   * Adds the bucket's unsent calls to the shared count and learns the shared total. Only the
+   * window's first call (`opening`) may create the row: calls added later go to the window the
+   * row holds, and a row gone since (its tenant or user deleted) stays gone.
+   */
+  private async send(key: string, bucket: Bucket, opening = false): Promise<void> {
     const calls = bucket.unsent;
     if (calls === 0) return;
     bucket.unsent = 0;
     bucket.sending += calls;
     try {
-      const total = await this.counter!.add(key, calls);
+      const total = opening ? await this.counter!.add(key, calls) : await this.counter!.addToOpenWindow(key, calls);
+      if (!total) {
+        // No window in the database any more: the calls count here alone until this one ends.
+        bucket.shared += calls;
+        return;
+      }
       // Two additions may answer out of order: the larger total is the later one, unless a new window began.
       bucket.shared = total.opened ? total.count : Math.max(bucket.shared, total.count);
       bucket.endsAt = Date.now() + total.msLeft;
