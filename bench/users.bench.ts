@@ -106,20 +106,22 @@ async function load(title: string, url: string, options: Partial<autocannon.Opti
   return result.requests.average;
 }
 
-/** Each request reads the user of the next tenant in turn, with that tenant's key. */
-const spreadOverTenants = (): Partial<autocannon.Options> => {
+/** Each request reads `path` of the next tenant's user in turn, with that tenant's key. */
+const overTenants = (pathOf: (userId: string) => string): Partial<autocannon.Options> => {
   let next = 0;
   return {
     requests: [
       {
         setupRequest: (request) => {
           const caller = callers[next++ % TENANTS]!;
-          return { ...request, path: `/v1/users/${caller.userId}`, headers: { ...headers, authorization: `Bearer ${caller.key}` } };
+          return { ...request, path: pathOf(caller.userId), headers: { ...headers, authorization: `Bearer ${caller.key}` } };
         },
       },
     ],
   };
 };
+const spreadOverTenants = () => overTenants((userId) => `/v1/users/${userId}`);
+const samplesOverTenants = () => overTenants((userId) => `/v1/users/${userId}/samples?type=heart_rate&limit=100`);
 
 const ratio = (svcRate: number, referenceRate: number) => `${(svcRate / referenceRate).toFixed(2)}x`;
 
@@ -162,20 +164,6 @@ await warmUp(`${svc.url}/`, spreadOverTenants());
 const svcSpread = await load(`GET /v1/users/{id} svc (default limits, ${TENANTS} tenants)`, `${svc.url}/`, spreadOverTenants());
 const referenceSpread = await load(`GET /v1/users/{id} reference (${TENANTS} tenants)`, `${reference.url}/`, spreadOverTenants());
 
-/** Each request reads a page of 100 samples of the next tenant's user in turn, with that tenant's key. */
-const samplesOverTenants = (): Partial<autocannon.Options> => {
-  let next = 0;
-  return {
-    requests: [
-      {
-        setupRequest: (request) => {
-          const caller = callers[next++ % TENANTS]!;
-          return { ...request, path: `/v1/users/${caller.userId}/samples?type=heart_rate&limit=100`, headers: { ...headers, authorization: `Bearer ${caller.key}` } };
-        },
-      },
-    ],
-  };
-};
 await warmUp(`${svc.url}/`, samplesOverTenants());
 await warmUp(`${reference.url}/`, samplesOverTenants());
 const svcSamples = await load(`GET samples, 100 a page, svc (default limits)`, `${svc.url}/`, samplesOverTenants());
