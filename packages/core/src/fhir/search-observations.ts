@@ -5,16 +5,14 @@ import { isBloodPressureType, type RecordKind } from "./observation-kinds.ts";
 import { comparePositions, decodeObservationCursor, encodeObservationCursor, type ObservationPosition } from "./observation-position.ts";
 import {
   checkSampleType,
-  groupOfMetric,
   listEcgVoltages,
   loadUserStreams,
   QUANTITY_TYPES,
-  rankStreams,
+  rankStreamsByOrders,
   readNextSampleWindows,
   readPageSeries,
   readRecordPages,
   type RecordView,
-  resolveSourceOrder,
   type SampleStreamRow,
   type SampleTypeSpan,
   type StreamTable,
@@ -61,7 +59,7 @@ function sampleTypeInfos(streams: readonly SampleStreamRow[], orders: UserSource
       type,
       first: new Date(Math.min(...of.map((s) => s.firstStart.getTime()))),
       last: new Date(Math.max(...of.map((s) => s.lastStart.getTime()))),
-      streams: orders ? rankStreams(sqlStreams, resolveSourceOrder(type, groupOfMetric(type), orders)) : [],
+      streams: orders ? rankStreamsByOrders(type, sqlStreams, orders) : [],
     });
   }
   return infos;

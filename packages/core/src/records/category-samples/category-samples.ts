@@ -1,5 +1,4 @@
 import { type DbClient, type Page, parseTimeWindow, toPage } from "../../platform/index.ts";
-import { rankStreams, resolveSourceOrder } from "../merge/source-ranking.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import {
   selectCategorySamples,
@@ -11,7 +10,7 @@ import {
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
 import type { RecordView } from "../samples/samples.ts";
-import { groupOfMetric, loadUserSourceOrders } from "../merge/source-orders.ts";
+import { loadUserSourceOrders, rankStreamsByOrders } from "../merge/source-orders.ts";
 
 export interface CategorySampleDto {
   id: number;
@@ -55,7 +54,7 @@ async function rankedCategoryStreams(db: DbClient, userId: string, type: string 
   for (const stream of streams) byType.set(stream.type, [...(byType.get(stream.type) ?? []), stream]);
   if (byType.size === 0) return new Map();
   const orders = await loadUserSourceOrders(db, userId);
-  return new Map([...byType].map(([t, list]) => [t, rankStreams(list, resolveSourceOrder(t, groupOfMetric(t), orders))]));
+  return new Map([...byType].map(([t, list]) => [t, rankStreamsByOrders(t, list, orders)]));
 }
 
 /**

@@ -78,8 +78,12 @@ export async function getResolvedSourceOrder(db: DbClient, userId: string, metri
 
 /** Ranks a user's streams of one metric for the merged view (rank 0 is the best). */
 export async function rankStreamsForMetric<T extends RankedStream>(db: DbClient, userId: string, metric: string, streams: readonly T[]) {
-  const order = resolveSourceOrder(metric, groupOfMetric(metric), await loadUserSourceOrders(db, userId));
-  return rankStreams(streams, order);
+  return rankStreamsByOrders(metric, streams, await loadUserSourceOrders(db, userId));
+}
+
+/** Ranks streams of one metric by the user's orders of sources already read (rank 0 is the best). */
+export function rankStreamsByOrders<T extends RankedStream>(metric: string, streams: readonly T[], orders: UserSourceOrders) {
+  return rankStreams(streams, resolveSourceOrder(metric, groupOfMetric(metric), orders));
 }
 
 /** Ranks a user's streams of a small table holding one metric (sleep sessions, workouts) for the merged view. */
@@ -117,6 +121,6 @@ export async function loadUserStreams<T extends RecordPages>(
   if (!read.orders) return { samples: read.samples, orders: undefined, ranked: {}, pages: read.pages, legacy: read.legacy };
   const orders: UserSourceOrders = new Map(read.orders.map((row) => [row.scope, row.sources]));
   const ranked: Partial<Record<StreamTable, SqlStream[]>> = {};
-  for (const table of ask.tables) ranked[table] = rankStreams(read.tables[table] ?? [], resolveSourceOrder(table, groupOfMetric(table), orders));
+  for (const table of ask.tables) ranked[table] = rankStreamsByOrders(table, read.tables[table] ?? [], orders);
   return { samples: read.samples, orders, ranked, pages: read.pages, legacy: read.legacy };
 }

@@ -1,4 +1,5 @@
 import type { DbClient } from "../../platform/index.ts";
+import type { UnrankedStream } from "../merge/merge-sql-repository.ts";
 
 export interface SampleStreamWrite {
   type: string;
@@ -58,14 +59,6 @@ export function listSampleTypeProviders(db: DbClient, userId: string) {
     GROUP BY type ORDER BY type`;
 }
 
-/** A stream of samples as the merged view ranks it (listSampleStreams). */
-export interface SampleStream {
-  sourceKey: string;
-  provider: string;
-  onBody: boolean;
-  maxDurationSeconds: number;
-}
-
 /**
  * What a page of a type starts from, in one read: the start of the user's first and last sample
  * of it (undefined when there is none), its streams, and whether some of its samples are still in
@@ -75,8 +68,8 @@ export async function findSampleTypeSpan(
   db: DbClient,
   userId: string,
   type: string,
-): Promise<{ first: Date; last: Date; legacy: boolean; streams: SampleStream[] } | undefined> {
-  const rows = await db.$queryRaw<Array<SampleStream & { first: Date; last: Date; legacy: boolean }>>`
+): Promise<{ first: Date; last: Date; legacy: boolean; streams: UnrankedStream[] } | undefined> {
+  const rows = await db.$queryRaw<Array<UnrankedStream & { first: Date; last: Date; legacy: boolean }>>`
     SELECT source_key AS "sourceKey", provider, on_body AS "onBody", max_duration_seconds AS "maxDurationSeconds",
       first_start AS first, last_start AS last,
       EXISTS (SELECT 1 FROM quantity_samples_legacy WHERE user_id = ${userId}::uuid AND type = ${type}) AS legacy

@@ -7,8 +7,7 @@ import { listMergedQuantitySamples, listQuantitySamples, type QuantitySampleRow,
 import { advanceSampleWalk, readPageSeries, startSampleWalk, withSeries } from "./sample-walks.ts";
 import { findSampleTypeSpan, listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
-import { groupOfMetric, loadUserSourceOrders, rankStreamsForMetric } from "../merge/source-orders.ts";
-import { rankStreams, resolveSourceOrder } from "../merge/source-ranking.ts";
+import { loadUserSourceOrders, rankStreamsByOrders, rankStreamsForMetric } from "../merge/source-orders.ts";
 
 export type RecordView = "merged" | "all";
 
@@ -95,7 +94,7 @@ export async function readSamplePage(db: DbClient, query: SamplePageQuery, view:
     series.byId,
   ]);
   const merged = orders && {
-    streams: rankStreams(span?.streams ?? [], resolveSourceOrder(query.type, groupOfMetric(query.type), orders)),
+    streams: rankStreamsByOrders(query.type, span?.streams ?? [], orders),
     kind: matchKindOfType(query.type).kind,
   };
   // A type with no sample left in the legacy table is read without it.
