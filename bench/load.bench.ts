@@ -32,7 +32,8 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createTenant } from "@svc/core";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { applyMigrations, createDatabase } from "@svc/db";
+import { openBenchPostgres, printTopStatements, resetStatements } from "./pg-stats.ts";
 import { EnvSchema } from "../apps/server/src/env.ts";
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 60);
@@ -52,38 +53,14 @@ const MB = 1024 * 1024;
 // ---- The database, the tenant and the server ------------------------------------------
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
 chmodSync(dataDir, 0o755);
-let postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
-const pgStats = process.env.BENCH_PG_STATS === "1";
-if (pgStats) {
-  // pg_stat_statements must be loaded at the server's start.
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-  await admin.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
-  await admin.end();
-  await postgres.stop();
-  postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
-}
+const postgres = await openBenchPostgres(path.join(dataDir, "postgres"));
 await applyMigrations(postgres.url);
 const db = createDatabase(postgres.url, { max: 1 });
 const { api_key: tenantKey } = await createTenant(db, "bench");
 await db.$disconnect();
 const sql = new pg.Client({ connectionString: postgres.url });
 await sql.connect();
-if (pgStats) await sql.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-
-/** The statements that took most database time since the last call (BENCH_PG_STATS=1). */
-async function topStatements(): Promise<void> {
-  if (!pgStats) return;
-  const { rows } = await sql.query(
-    `SELECT calls, round(total_exec_time)::int AS total_ms, round(mean_exec_time::numeric, 2) AS mean_ms, shared_blks_hit + shared_blks_read AS blocks,
-       regexp_replace(left(query, 160), '\\s+', ' ', 'g') AS query
-     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
-  );
-  const { rows: sums } = await sql.query("SELECT sum(calls)::int AS calls, round(sum(total_exec_time))::int AS total_ms FROM pg_stat_statements");
-  line("database time", `${sums[0].calls} statements, ${sums[0].total_ms} ms in all; the top 15 (calls, total ms, mean ms, blocks, statement):`);
-  for (const r of rows) console.log(`    ${String(r.calls).padStart(7)} ${String(r.total_ms).padStart(7)} ${String(r.mean_ms).padStart(8)} ${String(r.blocks).padStart(9)}  ${r.query}`);
-  await sql.query("SELECT pg_stat_statements_reset()");
-}
+await resetStatements(sql);
 
 // Every rate limit off (0), whichever this build has.
 const rateLimitsOff = Object.fromEntries(Object.keys(EnvSchema.shape).filter((name) => name.startsWith("SVC_RATE_LIMIT_")).map((name) => [name, "0"]));
@@ -404,7 +381,7 @@ let total5xx = 0;
 
 async function phase(title: string, runs: Array<{ name: string; options: autocannon.Options }>) {
   console.log(title);
-  if (pgStats) await sql.query("SELECT pg_stat_statements_reset()");
+  await resetStatements(sql);
   const errorsBefore = serverErrors.count;
   replays = 0;
   const memory = trackServerMemory();
@@ -425,7 +402,7 @@ async function phase(title: string, runs: Array<{ name: string; options: autocan
     line("backlog drained", drained === null ? `not within ${BACKLOG_WAIT_S} s (${await pendingRawObjects()} left)` : `${drained.toFixed(1)} s after the phase ended`);
   }
   if (serverExited) console.log(`  ${serverExited}`);
-  await topStatements();
+  await printTopStatements(sql);
   console.log();
 }
 

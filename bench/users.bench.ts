@@ -11,6 +11,8 @@
 // Prints figures and the ratios; asserts nothing.
 //   node bench/users.bench.ts            (BENCH_SECONDS=10 by default)
 //   BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" node bench/users.bench.ts   (node options of svc)
+//   BENCH_PHASES=samples node bench/users.bench.ts   (some of: one, spread, samples; all by default)
+//   BENCH_PG_STATS=1 ...   (after the samples run, the statements that took most database time)
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,18 +21,20 @@ import type { Readable } from "node:stream";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createTenant, createUser, writeQuantitySamples } from "@svc/core";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { applyMigrations, createDatabase } from "@svc/db";
+import { openBenchPostgres, printTopStatements, resetStatements } from "./pg-stats.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
 const TENANTS = 20;
 const WARM_UP_SECONDS = 3;
+const phases = new Set((process.env.BENCH_PHASES ?? "one,spread,samples").split(","));
 
 // The database and the load generator live here; each server runs in its own process, as
 // `npm start` runs svc, so the load generator does not share its event loop.
 const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
 chmodSync(dataDir, 0o755);
-const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+const postgres = await openBenchPostgres(path.join(dataDir, "postgres"));
 await applyMigrations(postgres.url);
 const db = createDatabase(postgres.url, { max: 2 });
 const callers: Array<{ key: string; tenantId: string; userId: string }> = [];
@@ -53,7 +57,6 @@ await sql.connect();
 await sql.query(`CREATE TABLE bench_reference_samples (id bigint, user_id uuid, start_date timestamptz, end_date timestamptz, value float8, PRIMARY KEY (user_id, start_date, id))`);
 await sql.query(`INSERT INTO bench_reference_samples SELECT id, user_id, start_date, end_date, value FROM quantity_samples`);
 await sql.query("VACUUM ANALYZE bench_reference_samples");
-await sql.end();
 const headers = { authorization: `Bearer ${first.key}`, "content-type": "application/json" };
 
 type Server = { url: string; process: ChildProcessByStdio<null, Readable, null> };
@@ -125,54 +128,66 @@ const samplesOverTenants = () => overTenants((userId) => `/v1/users/${userId}/sa
 
 const ratio = (svcRate: number, referenceRate: number) => `${(svcRate / referenceRate).toFixed(2)}x`;
 
+/** The user read alone as one SQL query per request over a pool, 50 at a time; returns queries per second. */
+async function directUserReads(): Promise<number> {
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
+  const latencies: number[] = [];
+  let count = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline) {
+        const started = performance.now();
+        await pool.query(
+          "SELECT id, external_ref, status, created_at FROM users WHERE id = $1 AND tenant_id = $2 AND status = 'active'",
+          [first.userId, first.tenantId],
+        );
+        latencies.push(performance.now() - started);
+        count++;
+      }
+    }),
+  );
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  const sqlRate = count / seconds;
+  const pct = (p: number) => latencies[Math.floor((latencies.length - 1) * p)]!.toFixed(1);
+  console.log(`${"the user read alone as direct SQL".padEnd(44)} ${sqlRate.toFixed(0).padStart(7)} q/s     p50 ${pct(0.5).padStart(4)} ms   p99 ${pct(0.99).padStart(4)} ms`);
+  return sqlRate;
+}
+
 console.log(`svc benchmark: ${connections} connections, ${seconds} s each, embedded PostgreSQL, Node ${process.version}\n`);
 const reference = await start("reference-server.ts", { ...process.env, DATABASE_URL: postgres.url }, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
-let svc = await startSvc(false);
 
-await load("POST /v1/users (rate limits off)", `${svc.url}/v1/users`, { method: "POST", body: "{}" });
-const userPath = `/v1/users/${first.userId}`;
-const svcOne = await load("GET /v1/users/{id} svc (rate limits off)", `${svc.url}${userPath}`);
-const referenceOne = await load("GET /v1/users/{id} reference server", `${reference.url}${userPath}`);
+if (phases.has("one")) {
+  const svc = await startSvc(false);
+  await load("POST /v1/users (rate limits off)", `${svc.url}/v1/users`, { method: "POST", body: "{}" });
+  const userPath = `/v1/users/${first.userId}`;
+  const svcOne = await load("GET /v1/users/{id} svc (rate limits off)", `${svc.url}${userPath}`);
+  const referenceOne = await load("GET /v1/users/{id} reference server", `${reference.url}${userPath}`);
+  const sqlRate = await directUserReads();
+  await stop(svc);
+  console.log(`GET /v1/users/{id}, svc / reference server: ${ratio(svcOne, referenceOne)} (one tenant, limits off)`);
+  console.log(`GET /v1/users/{id} reaches ${((svcOne / sqlRate) * 100).toFixed(0)}% of the direct SQL rate of the user read alone.\n`);
+}
 
-// The same read as one SQL query per request over a pool, 50 at a time.
-const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
-const latencies: number[] = [];
-let count = 0;
-const deadline = Date.now() + seconds * 1000;
-await Promise.all(
-  Array.from({ length: connections }, async () => {
-    while (Date.now() < deadline) {
-      const started = performance.now();
-      await pool.query(
-        "SELECT id, external_ref, status, created_at FROM users WHERE id = $1 AND tenant_id = $2 AND status = 'active'",
-        [first.userId, first.tenantId],
-      );
-      latencies.push(performance.now() - started);
-      count++;
-    }
-  }),
-);
-latencies.sort((a, b) => a - b);
-const sqlRate = count / seconds;
-const pct = (p: number) => latencies[Math.floor((latencies.length - 1) * p)]!.toFixed(1);
-console.log(`${"the user read alone as direct SQL".padEnd(44)} ${sqlRate.toFixed(0).padStart(7)} q/s     p50 ${pct(0.5).padStart(4)} ms   p99 ${pct(0.99).padStart(4)} ms`);
-await pool.end();
+const svc = await startSvc(true);
+if (phases.has("spread")) {
+  await warmUp(`${svc.url}/`, spreadOverTenants());
+  const svcSpread = await load(`GET /v1/users/{id} svc (default limits, ${TENANTS} tenants)`, `${svc.url}/`, spreadOverTenants());
+  const referenceSpread = await load(`GET /v1/users/{id} reference (${TENANTS} tenants)`, `${reference.url}/`, spreadOverTenants());
+  console.log(`GET /v1/users/{id}, svc / reference server: ${ratio(svcSpread, referenceSpread)} (${TENANTS} tenants, default limits)\n`);
+}
+if (phases.has("samples")) {
+  await warmUp(`${svc.url}/`, samplesOverTenants());
+  await warmUp(`${reference.url}/`, samplesOverTenants());
+  await resetStatements(sql);
+  const svcSamples = await load("GET samples, 100 a page, svc (default limits)", `${svc.url}/`, samplesOverTenants());
+  await printTopStatements(sql);
+  const referenceSamples = await load("GET samples, 100 a page, reference", `${reference.url}/`, samplesOverTenants());
+  console.log(`GET /v1/users/{id}/samples (100 a page), svc / reference server: ${ratio(svcSamples, referenceSamples)} (${TENANTS} tenants, default limits)`);
+}
 
-await stop(svc);
-svc = await startSvc(true);
-await warmUp(`${svc.url}/`, spreadOverTenants());
-const svcSpread = await load(`GET /v1/users/{id} svc (default limits, ${TENANTS} tenants)`, `${svc.url}/`, spreadOverTenants());
-const referenceSpread = await load(`GET /v1/users/{id} reference (${TENANTS} tenants)`, `${reference.url}/`, spreadOverTenants());
-
-await warmUp(`${svc.url}/`, samplesOverTenants());
-await warmUp(`${reference.url}/`, samplesOverTenants());
-const svcSamples = await load(`GET samples, 100 a page, svc (default limits)`, `${svc.url}/`, samplesOverTenants());
-const referenceSamples = await load(`GET samples, 100 a page, reference`, `${reference.url}/`, samplesOverTenants());
-
-console.log(`\nGET /v1/users/{id}, svc / reference server: ${ratio(svcOne, referenceOne)} (one tenant, limits off), ${ratio(svcSpread, referenceSpread)} (${TENANTS} tenants, default limits)`);
-console.log(`GET /v1/users/{id}/samples (100 a page), svc / reference server: ${ratio(svcSamples, referenceSamples)} (${TENANTS} tenants, default limits)`);
-console.log(`GET /v1/users/{id} reaches ${((svcOne / sqlRate) * 100).toFixed(0)}% of the direct SQL rate of the user read alone.`);
-
+await sql.end();
 await db.$disconnect();
 await stop(svc);
 await stop(reference);

@@ -201,3 +201,25 @@ describe.each([
     }
   });
 });
+
+describe("merged pages of a type with one stream", () => {
+  it("answer the view all, each sample outranking none, in every page size", async () => {
+    const userId = (await createUser(db, tenantId, "one-stream")).id;
+    const samples = awkwardSamples("readings", 21).filter((s) => s.stream === WATCH);
+    const records: QuantitySampleRecord[] = samples.map((s, i) => ({
+      type: "heart_rate",
+      value: s.value,
+      start_date: new Date(T0 + s.start),
+      source: WATCH.source,
+      on_body: WATCH.on_body,
+      external_id: `one-${i}`,
+    }));
+    await db.$transaction((tx) => writeQuantitySamples(tx, { userId, provider: WATCH.provider }, records));
+    const all = await readAll(userId, "heart_rate", "all", 1000);
+    expect(all.length).toBe(samples.length);
+    expect(all.every((s) => s.outranked === undefined)).toBe(true);
+    for (const limit of [1, 7, 1000]) {
+      expect(await readAll(userId, "heart_rate", "merged", limit), `pages of ${limit}`).toEqual(all.map((s) => ({ ...s, outranked: [] })));
+    }
+  });
+});

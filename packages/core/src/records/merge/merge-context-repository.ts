@@ -23,9 +23,21 @@ const STREAMS_OF: Record<StreamTable, (userId: string) => Prisma.Sql> = {
   daily_summary: (userId) => Prisma.sql`SELECT d.*, 86400 AS "maxDurationSeconds" FROM (${dailySummaryStreamsSql(userId)}) d`,
 };
 
+/** A row of the user's orders of sources as sourceOrdersJsonSql answers it. */
+export interface SourceOrderRow {
+  scope: string;
+  sources: string[];
+}
+
+/** The user's orders of sources as a JSON array of SourceOrderRow, to read beside something else. */
+export function sourceOrdersJsonSql(userId: string): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(json_agg(json_build_object('scope', scope, 'sources', sources) ORDER BY scope), '[]'::json)
+        FROM source_orders WHERE user_id = ${userId}::uuid)`;
+}
+
 interface ContextRow {
   samples: Array<Omit<SampleStreamRow, "firstStart" | "lastStart"> & { firstStart: number; lastStart: number }>;
-  orders: Array<{ scope: string; sources: string[] }> | null;
+  orders: SourceOrderRow[] | null;
   tables: Partial<Record<StreamTable, UnrankedStream[]>> | null;
   pages: Record<string, Array<Record<string, unknown>>>;
   legacy: boolean;
@@ -46,8 +58,7 @@ export async function readUserStreams<T extends RecordPages>(db: DbClient, userI
       (SELECT coalesce(json_agg(json_build_object('type', type, 'sourceKey', source_key, 'provider', provider, 'onBody', on_body,
         'maxDurationSeconds', max_duration_seconds, 'firstStart', ${epochMs("first_start")}, 'lastStart', ${epochMs("last_start")})), '[]'::json)
         FROM quantity_sample_streams WHERE user_id = ${userId}::uuid) AS samples,
-      ${ask.orders ? Prisma.sql`(SELECT coalesce(json_agg(json_build_object('scope', scope, 'sources', sources) ORDER BY scope), '[]'::json)
-        FROM source_orders WHERE user_id = ${userId}::uuid)` : Prisma.sql`NULL::json`} AS orders,
+      ${ask.orders ? sourceOrdersJsonSql(userId) : Prisma.sql`NULL::json`} AS orders,
       ${tables.length > 0 ? Prisma.sql`json_build_object(${Prisma.join(tables, ", ")})` : Prisma.sql`NULL::json`} AS tables,
       ${recordPagesJson(ask.pages)} AS pages,
       EXISTS (SELECT 1 FROM quantity_samples_legacy WHERE user_id = ${userId}::uuid) AS legacy`;

@@ -66,8 +66,12 @@ async function markSampleTypesOfScopeStale(db: DbClient, userId: string, scope: 
 }
 
 export async function loadUserSourceOrders(db: DbClient, userId: string): Promise<UserSourceOrders> {
-  return new Map((await listSourceOrders(db, userId)).map((row) => [row.scope, row.sources]));
+  return toUserSourceOrders(await listSourceOrders(db, userId));
 }
+
+/** The user's orders of sources by scope, from their rows (read alone or beside something else). */
+export const toUserSourceOrders = (rows: ReadonlyArray<{ scope: string; sources: string[] }>): UserSourceOrders =>
+  new Map(rows.map((row) => [row.scope, row.sources]));
 
 /** The order of sources the merged view uses for a metric, most preferred first. */
 export async function getResolvedSourceOrder(db: DbClient, userId: string, metric: string) {
@@ -119,7 +123,7 @@ export async function loadUserStreams<T extends RecordPages>(
   const merged = ask.view === "merged";
   const read = await readUserStreams(db, userId, { orders: merged, tables: merged ? ask.tables : [], pages: ask.pages });
   if (!read.orders) return { samples: read.samples, orders: undefined, ranked: {}, pages: read.pages, legacy: read.legacy };
-  const orders: UserSourceOrders = new Map(read.orders.map((row) => [row.scope, row.sources]));
+  const orders = toUserSourceOrders(read.orders);
   const ranked: Partial<Record<StreamTable, SqlStream[]>> = {};
   for (const table of ask.tables) ranked[table] = rankStreamsByOrders(table, read.tables[table] ?? [], orders);
   return { samples: read.samples, orders, ranked, pages: read.pages, legacy: read.legacy };

@@ -31,10 +31,21 @@ export const seriesKey = (s: SampleSeriesFields): string =>
     s.productType, s.isPrimarySource, s.wasUserEntered, s.timezone, s.originalUnit,
   ]);
 
-const SERIES_COLUMNS = Prisma.raw(`id, provider, type, unit, source, source_key AS "sourceKey", device, on_body AS "onBody",
+const SERIES_FIELDS = `provider, type, unit, source, source_key AS "sourceKey", device, on_body AS "onBody",
   source_name AS "sourceName", source_bundle_id AS "sourceBundleId", device_model AS "deviceModel",
   product_type AS "productType", is_primary_source AS "isPrimarySource", was_user_entered AS "wasUserEntered",
-  timezone, original_unit AS "originalUnit"`);
+  timezone, original_unit AS "originalUnit"`;
+const SERIES_COLUMNS = Prisma.raw(`id, ${SERIES_FIELDS}`);
+
+/** The user's series of these types as a JSON array (seriesFromJson reads it), to read beside something else. */
+export function seriesJsonSql(userId: string, types: readonly string[]): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(json_agg(x), '[]'::json) FROM (
+    SELECT id::text AS id, ${Prisma.raw(SERIES_FIELDS)} FROM quantity_sample_series
+    WHERE user_id = ${userId}::uuid AND type = ANY(${[...types]}::text[])) x)`;
+}
+
+export const seriesFromJson = (rows: ReadonlyArray<Omit<SampleSeries, "id"> & { id: string }>): SampleSeries[] =>
+  rows.map((row) => ({ ...row, id: BigInt(row.id) }));
 
 /**
  * Every sample write of a user holds this lock until its transaction ends: a write reads the

@@ -1,5 +1,8 @@
+import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
+import { sourceOrdersJsonSql, type SourceOrderRow } from "../merge/merge-context-repository.ts";
 import type { UnrankedStream } from "../merge/merge-sql-repository.ts";
+import { type SampleSeries, seriesFromJson, seriesJsonSql } from "./sample-series-repository.ts";
 
 export interface SampleStreamWrite {
   type: string;
@@ -59,24 +62,38 @@ export function listSampleTypeProviders(db: DbClient, userId: string) {
     GROUP BY type ORDER BY type`;
 }
 
-/**
- * What a page of a type starts from, in one read: the start of the user's first and last sample
- * of it (undefined when there is none), its streams, and whether some of its samples are still in
- * the legacy table (SeriesFilter).
- */
-export async function findSampleTypeSpan(
-  db: DbClient,
-  userId: string,
-  type: string,
-): Promise<{ first: Date; last: Date; legacy: boolean; streams: UnrankedStream[] } | undefined> {
-  const rows = await db.$queryRaw<Array<UnrankedStream & { first: Date; last: Date; legacy: boolean }>>`
-    SELECT source_key AS "sourceKey", provider, on_body AS "onBody", max_duration_seconds AS "maxDurationSeconds",
-      first_start AS first, last_start AS last,
-      EXISTS (SELECT 1 FROM quantity_samples_legacy WHERE user_id = ${userId}::uuid AND type = ${type}) AS legacy
-    FROM quantity_sample_streams WHERE user_id = ${userId}::uuid AND type = ${type}`;
-  if (rows.length === 0) return undefined;
-  const first = new Date(Math.min(...rows.map((row) => row.first.getTime())));
-  const last = new Date(Math.max(...rows.map((row) => row.last.getTime())));
-  const streams = rows.map(({ sourceKey, provider, onBody, maxDurationSeconds }) => ({ sourceKey, provider, onBody, maxDurationSeconds }));
-  return { first, last, legacy: rows[0]!.legacy, streams };
+/** What a page of a type starts from (findSampleTypeSpan). */
+export interface SampleTypeStart {
+  /** The start of the user's first and last sample of the type, its streams, and whether some of its samples are still in the legacy table (SeriesFilter); undefined when there is none. */
+  span: { first: Date; last: Date; legacy: boolean; streams: UnrankedStream[] } | undefined;
+  /** The type's series, whose fields the page's rows take. */
+  series: SampleSeries[];
+  /** When asked (the merged view): the user's orders of sources. */
+  orders: SourceOrderRow[] | undefined;
+}
+
+type StreamSpanRow = UnrankedStream & { first: number; last: number };
+
+/** What a page of a type starts from, in one read. */
+export async function findSampleTypeSpan(db: DbClient, userId: string, type: string, ask: { orders: boolean }): Promise<SampleTypeStart> {
+  const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
+  const [row] = await db.$queryRaw<Array<{ streams: StreamSpanRow[]; legacy: boolean; series: Parameters<typeof seriesFromJson>[0]; orders: SourceOrderRow[] | null }>>`
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('sourceKey', source_key, 'provider', provider, 'onBody', on_body,
+        'maxDurationSeconds', max_duration_seconds, 'first', ${epochMs("first_start")}, 'last', ${epochMs("last_start")})), '[]'::json)
+        FROM quantity_sample_streams WHERE user_id = ${userId}::uuid AND type = ${type}) AS streams,
+      EXISTS (SELECT 1 FROM quantity_samples_legacy WHERE user_id = ${userId}::uuid AND type = ${type}) AS legacy,
+      ${seriesJsonSql(userId, [type])} AS series,
+      ${ask.orders ? sourceOrdersJsonSql(userId) : Prisma.sql`NULL::json`} AS orders`;
+  const { streams: rows, legacy, series, orders } = row!;
+  const span =
+    rows.length === 0
+      ? undefined
+      : {
+          first: new Date(Math.min(...rows.map((r) => r.first))),
+          last: new Date(Math.max(...rows.map((r) => r.last))),
+          legacy,
+          streams: rows.map(({ sourceKey, provider, onBody, maxDurationSeconds }) => ({ sourceKey, provider, onBody, maxDurationSeconds })),
+        };
+  return { span, series: seriesFromJson(series), orders: orders ?? undefined };
 }

@@ -77,6 +77,11 @@ export function readPageSeries(db: DbClient, userId: string, types: readonly str
   return { userId, types, byId };
 }
 
+/** The series of a page's types already read (findSampleTypeSpan). */
+export function knownPageSeries(userId: string, types: readonly string[], series: readonly SampleSeries[]): PageSeries {
+  return { userId, types, byId: Promise.resolve(new Map(series.map((s) => [s.id, s]))) };
+}
+
 /** The series' fields of each row: its series' (legacy_series for a sample not moved yet from the legacy table), or none for one deleted since. */
 export async function seriesOfRows(db: DbClient, series: PageSeries, rows: readonly SamplePageRow[]) {
   const known = await series.byId;

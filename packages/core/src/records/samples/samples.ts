@@ -4,10 +4,10 @@ import type { MatchKind } from "../merge/match-kinds.ts";
 import { decodeAfterBigint } from "../record-cursors.ts";
 import type { SqlStream } from "../merge/merge-sql-repository.ts";
 import { listMergedQuantitySamples, listQuantitySamples, type QuantitySampleRow, type SamplePageQuery } from "./quantity-sample-repository.ts";
-import { advanceSampleWalk, readPageSeries, startSampleWalk, withSeries } from "./sample-walks.ts";
+import { advanceSampleWalk, knownPageSeries, startSampleWalk, withSeries } from "./sample-walks.ts";
 import { findSampleTypeSpan, listSampleStreams, userHasSampleType } from "./sample-stream-repository.ts";
 import { toProvenanceDto } from "../provenance-dto.ts";
-import { loadUserSourceOrders, rankStreamsByOrders, rankStreamsForMetric } from "../merge/source-orders.ts";
+import { rankStreamsByOrders, rankStreamsForMetric, toUserSourceOrders } from "../merge/source-orders.ts";
 
 export type RecordView = "merged" | "all";
 
@@ -86,14 +86,14 @@ export async function rankedSampleStreams(db: DbClient, userId: string, type: st
  * read window by window (startSampleWalk).
  */
 export async function readSamplePage(db: DbClient, query: SamplePageQuery, view: RecordView): Promise<QuantitySampleRow[]> {
-  const series = readPageSeries(db, query.userId, [query.type]);
-  // The span's read brings the streams; the merged view ranks them (as rankedSampleStreams) by the orders read beside it.
-  const [span, orders] = await Promise.all([
-    findSampleTypeSpan(db, query.userId, query.type),
-    view === "merged" ? loadUserSourceOrders(db, query.userId) : undefined,
-    series.byId,
-  ]);
-  const merged = orders && {
+  // One read brings the streams, the series and, in the merged view, the orders the streams are ranked by (as rankedSampleStreams).
+  const start = await findSampleTypeSpan(db, query.userId, query.type, { orders: view === "merged" });
+  const { span } = start;
+  const orders = start.orders && toUserSourceOrders(start.orders);
+  const series = knownPageSeries(query.userId, [query.type], start.series);
+  // With one stream nothing can be outranked: its merged view is the all view, each sample outranking none.
+  const oneStream = orders !== undefined && (span?.streams.length ?? 0) <= 1 && !span?.legacy;
+  const merged = orders && !oneStream && {
     streams: rankStreamsByOrders(query.type, span?.streams ?? [], orders),
     kind: matchKindOfType(query.type).kind,
   };
@@ -103,6 +103,7 @@ export async function readSamplePage(db: DbClient, query: SamplePageQuery, view:
     const read = merged
       ? await listMergedQuantitySamples(db, walk.next, walk.hours, merged.streams, merged.kind)
       : await listQuantitySamples(db, walk.next, walk.hours);
+    if (oneStream) for (const row of read.rows) row.outranked = [];
     advanceSampleWalk(walk, await withSeries(db, series, read.rows), read.readUpTo);
   }
   return walk.rows;
