@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
+import { applyMigrations, createDatabase } from "@svc/db";
+import { openBenchPostgres, resetStatements } from "./pg-stats.ts";
 
 /**
  * A migrated embedded PostgreSQL in a new temporary folder, with the service's client (`db`,
@@ -12,11 +13,12 @@ import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
 export async function openBenchDatabase() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
   chmodSync(dataDir, 0o755);
-  const postgres = await openEmbeddedPostgres(path.join(dataDir, "postgres"));
+  const postgres = await openBenchPostgres(path.join(dataDir, "postgres"));
   await applyMigrations(postgres.url);
   const db = createDatabase(postgres.url, { max: 4 });
   const sql = new pg.Client({ connectionString: postgres.url });
   await sql.connect();
+  await resetStatements(sql);
   const close = async () => {
     await sql.end();
     await db.$disconnect();

@@ -5,6 +5,7 @@
 // route builds it (Prisma + our SQL + mapping), beside the equivalent page of 100 heart rate
 // samples from the samples list, as a ratio. Prints figures; asserts nothing.
 //   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
+//   BENCH_PG_STATS=1 ...           (after each figure, the statements that took most database time)
 import {
   createTenant,
   createUser,
@@ -19,6 +20,7 @@ import {
   type QuantitySampleRecord,
 } from "@svc/core";
 import { openBenchDatabase } from "./bench-database.ts";
+import { printTopStatements, resetStatements } from "./pg-stats.ts";
 import { ms, pct, timed as timedRuns } from "./timing.ts";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -132,7 +134,9 @@ const settings = { codeSystemBase: "https://svc.example/fhir/CodeSystem", search
 const samplesPage = (view: "merged" | "all") => timed(() => listSamples(db, user, { type: "heart_rate", view, limit: 100, start: randomStart() }));
 
 async function report(title: string, query: Record<string, string>, view: "merged" | "all", baseline: number[]) {
+  await resetStatements(sql);
   const times = await timed(() => searchObservations(db, user, { ...query, view, limit: 100, start: randomStart() }, settings));
+  await printTopStatements(sql);
   const ratio = pct(times, 0.5) / pct(baseline, 0.5);
   console.log(`${title.padEnd(46)} p50 ${ms(pct(times, 0.5))}  p99 ${ms(pct(times, 0.99))}   samples page p50 ${ms(pct(baseline, 0.5))}   ratio ${ratio.toFixed(2)}`);
 }
