@@ -7,7 +7,8 @@ const FORMAT_BODIES: Record<UploadFormat, string> = {
   "apple-health-export-zip": "The Health app's export.zip as it is (Export All Health Data); its apple_health_export/export.xml is read, streamed. A zip without it, or a corrupt one, is a 400.",
   "health-connect-ndjson": "Android Health Connect records as NDJSON, one record per line with its recordType and Health Connect's property names, gzip or plain.",
   "xiaomi-csv": "Rows of a Mi Fitness or Zepp data copy: a `# <family>:<file>` line, optionally `# timezone: <IANA zone>`, then the CSV header and rows as the app exports them.",
-  "activity-files-base64": "One FIT, GPX or TCX file per line, base64.",
+  "activity-files-base64":
+    "One FIT, GPX or TCX file per line, base64, so one request carries several files. A file's own bytes (application/octet-stream, a FIT file as it is) are refused: 415 for another Content-Type, 400 for raw bytes sent as text/plain.",
   "bluetooth-ndjson": "One standard Bluetooth health measurement per line: its characteristic, the value in hex, and its arrival time.",
 };
 
@@ -15,7 +16,7 @@ const UPLOAD_ANSWER = {
   type: "object",
   required: ["upload_id", "status", "byte_size", "sha256", "received_at"],
   properties: {
-    upload_id: { type: "string", format: "uuid", description: "The stored raw object." },
+    upload_id: { type: "string", format: "uuid", description: "The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header)." },
     status: { type: "string", const: "accepted", description: "Stored raw; its records are written by a background job." },
     byte_size: { type: "integer" },
     sha256: { type: "string", description: "SHA-256 of the body as sent." },
@@ -50,7 +51,7 @@ export function uploadPaths(): Record<string, unknown> {
         operationId: `ingest-${name}`,
         tags: ["uploads"],
         summary: `Upload ${name} data`,
-        description: `Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider \`${route.provider}\`) and sends data.written when anything was new or changed. Bodies up to ${route.maxBytes} bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.`,
+        description: `Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider \`${route.provider}\`) and sends data.written when anything was new or changed. Bodies up to ${route.maxBytes} bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.`,
         security: [{ bearer: [] }],
         parameters: [
           {
@@ -65,7 +66,10 @@ export function uploadPaths(): Record<string, unknown> {
         responses: {
           "202": {
             description: "Accepted: stored raw, records follow",
-            headers: { "Idempotent-Replayed": { schema: { type: "string", const: "true" }, description: "Set on a repeat." } },
+            headers: {
+              Location: { schema: { type: "string" }, description: "/v1/ingest/uploads/{upload_id}: follow the upload until its records are written." },
+              "Idempotent-Replayed": { schema: { type: "string", const: "true" }, description: "Set on a repeat." },
+            },
             content: { "application/json": { schema: UPLOAD_ANSWER } },
           },
           ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { description }])),

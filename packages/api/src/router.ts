@@ -14,6 +14,7 @@ import { ecgRouter } from "./routers/ecg/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { sharesRouter } from "./routers/shares/router.ts";
 import { selfReportsRouter } from "./routers/self-reports/router.ts";
+import { uploadsRouter } from "./routers/uploads/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { providersRouter } from "./routers/providers/router.ts";
 import { adminProvidersRouter } from "./routers/admin-providers/router.ts";
@@ -45,6 +46,7 @@ export const appRouter = router({
   tags: tagsRouter,
   shares: sharesRouter,
   selfReports: selfReportsRouter,
+  uploads: uploadsRouter,
   webhooks: webhooksRouter,
   providers: providersRouter,
   adminProviders: adminProvidersRouter,

@@ -2,7 +2,10 @@ import type { paths } from "./generated/openapi.ts";
 import { unwrap } from "./problem.ts";
 import type { RestClient } from "./rest-client.ts";
 
-export type UploadRoute = keyof paths extends infer P ? (P extends `/v1/ingest/${infer R}` ? R : never) : never;
+/** The `<route>` of every POST /v1/ingest/<route> (GET /v1/ingest/uploads/{upload_id} follows an upload). */
+export type UploadRoute = {
+  [P in keyof paths]: paths[P] extends { post: object } ? (P extends `/v1/ingest/${infer R}` ? R : never) : never;
+}[keyof paths];
 export type UploadAnswer = paths["/v1/ingest/apple-health"]["post"]["responses"][202]["content"]["application/json"];
 
 /**

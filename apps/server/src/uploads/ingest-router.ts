@@ -15,7 +15,7 @@ import {
   userDeletedDuringUpload,
   type CoreDeps,
 } from "@svc/core";
-import { UPLOAD_ROUTES, uploadFormatOf, type UploadRouteName } from "@svc/providers/upload-routes";
+import { UPLOAD_ROUTES, uploadFormatOf, type UploadRoute, type UploadRouteName } from "@svc/providers/upload-routes";
 
 const IDEMPOTENCY_KEY = /^.{1,255}$/s;
 
@@ -25,6 +25,7 @@ const IDEMPOTENCY_KEY = /^.{1,255}$/s;
  * core services: admit the upload, store its bytes raw, check them line by line (400
  * naming the line), then accept it (202) and queue its ETL. While the bytes arrive and are
  * checked, the upload's heartbeat shows it alive; without it the upload lapses and is swept.
+ * The 202 links the upload's status (GET /v1/ingest/uploads/{upload_id}) in Location.
  */
 export function ingestRouter(deps: CoreDeps): Router {
   const router = Router();
@@ -35,7 +36,7 @@ export function ingestRouter(deps: CoreDeps): Router {
 }
 
 function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
-  const route = UPLOAD_ROUTES[name];
+  const route: UploadRoute = UPLOAD_ROUTES[name];
   return async (req, res, next) => {
     try {
       const caller = await authenticate(deps.db, bearerSecret(req.get("authorization")));
@@ -44,7 +45,8 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       if (!principal.scopes.includes("upload")) throw new AppError("forbidden", "This user token lacks scope upload.");
       const format = uploadFormatOf(name, req.get("content-type"));
       if (!format) {
-        throw new AppError("unsupported_media_type", `Content-Type must be one of: ${route.formats.flatMap((f) => f.contentTypes).join(", ")}.`);
+        const takes = `Content-Type must be one of: ${route.formats.flatMap((f) => f.contentTypes).join(", ")}.`;
+        throw new AppError("unsupported_media_type", route.howToSend ? `${takes} ${route.howToSend}` : takes);
       }
       const idempotencyKey = req.get("idempotency-key");
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
@@ -63,6 +65,7 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
         await checkUpload(format, rawObjectSource(deps.rawStore, upload.storageKey, stored.byteSize));
         const { answer, replayed } = await completeUpload(deps, upload, stored);
         if (replayed) res.setHeader("Idempotent-Replayed", "true");
+        res.setHeader("Location", `/v1/ingest/uploads/${answer.upload_id}`);
         res.status(202).json(answer);
       } catch (error) {
         // The body was not read to its end (too large, the store failed, the upload dropped):

@@ -63,6 +63,7 @@ describe("GET /openapi.yaml", () => {
         "POST /v1/ingest/xiaomi",
         "POST /v1/ingest/activity-files",
         "POST /v1/ingest/bluetooth",
+        "GET /v1/ingest/uploads/{upload_id}",
         "GET /v1/users/{id}/nutrition",
         "GET /v1/users/{id}/daily",
         "GET /v1/users/{id}/rr-intervals",

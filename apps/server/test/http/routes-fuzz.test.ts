@@ -5,6 +5,7 @@ import { ContractChecker } from "../helpers/contract.ts";
 import { TEST_CATALOG } from "../helpers/keyed-connector.ts";
 import { at, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
+import { heartRateLine } from "../helpers/uploads.ts";
 import { changeWatcher } from "./route-fuzz/change-watcher.ts";
 import { loadOperations, type Operation } from "./route-fuzz/operations.ts";
 import { describeRequest, edgeRequestsFor, requestFor, type Fixtures, type FuzzRequest } from "./route-fuzz/requests.ts";
@@ -77,6 +78,13 @@ async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser:
   await writeSleep(svc, user, "oura", [{ bedtime_start: at("2026-03-01T22:00:00Z"), bedtime_end: at("2026-03-02T06:00:00Z"), source: "oura" }]);
   await writeWorkoutRecords(svc, user, "garmin", [{ activity_type: "running", start_date: at("2026-03-01T08:00:00Z"), end_date: at("2026-03-01T09:00:00Z") }]);
   await svc.db.$transaction((tx) => writeEcgRecordings(tx, { userId: user, provider: "apple_health" }, [{ start_date: at("2026-03-01T08:00:00Z"), sampling_frequency_hz: 512, voltages: [1, 2, 3] }]));
+  const upload = await fetch(`${svc.url}/v1/ingest/bluetooth`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${writer}`, "content-type": "application/x-ndjson" },
+    body: heartRateLine(70, "2026-03-01T10:00:00Z"),
+  });
+  if (upload.status !== 202) throw new Error(`fixture upload answered ${upload.status}: ${await upload.text()}`);
+  const uploadId = ((await upload.json()) as { upload_id: string }).upload_id;
   const providers = ((await call("/v1/admin/providers", admin)).data as Array<{ provider?: string; slug?: string; id?: string }>).map((p) => p.provider ?? p.slug ?? p.id ?? "");
 
   const ids = async (rows: Promise<Array<{ id: string | bigint }>>) => (await rows).map((row) => String(row.id));
@@ -107,6 +115,7 @@ async function prepareFixtures(svc: TestService): Promise<Fixtures & { mainUser:
       workout_id: await ids(svc.db.workout.findMany({ select: { id: true } })),
       ecg_id: await ids(svc.db.ecgRecording.findMany({ select: { id: true } })),
       run_id: await ids(svc.db.syncRun.findMany({ select: { id: true } })),
+      upload_id: [uploadId],
     },
   };
 }

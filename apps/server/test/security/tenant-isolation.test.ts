@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createUser, mintToken, writeEcg, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
-import { waitForDeletionJob } from "../helpers/uploads.ts";
+import { heartRateLine, processed, uploadNdjson, waitForDeletionJob } from "../helpers/uploads.ts";
 import { emit, insertEndpoint, startTestQueue, TEST_ENCRYPTION_KEY, testSealer } from "../helpers/webhooks.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -101,6 +101,9 @@ beforeAll(async () => {
   const endpoint = await insertEndpoint(svc, a.tenant_id, "https://hooks.example.com/a");
   await emit(svc, jobs, { tenantId: a.tenant_id, type: "webhook.test", data: { endpoint_id: endpoint.id } });
   const delivery = await svc.db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+  // Processed before the snapshots: its ETL writes a sample and an event.
+  const upload = await uploadNdjson(svc, await mintToken(svc, a.api_key, user, ["upload"]), "bluetooth", [heartRateLine(61, "2026-03-01T09:00:00Z")]);
+  await processed(svc, upload);
   const leaving = await createUser(svc, a.api_key);
   const deletion = await svc.call(`/v1/users/${leaving}`, { method: "DELETE", key: a.api_key });
   expect(deletion.status, deletion.text).toBe(202);
@@ -120,6 +123,7 @@ beforeAll(async () => {
     run_id: run.id.toString(),
     provider: "oura",
     scope: "heart_rate",
+    upload_id: upload.body.upload_id,
   };
 
   const document = parse(await (await fetch(`${svc.url}/openapi.yaml`)).text());

@@ -598,6 +598,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ingest/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an upload
+         * @description Where an upload to `POST /v1/ingest/<route>` is (its 202 answer names it in upload_id and links here in Location), and once processed what its records came to: rows written per table, records skipped without consent, and the records refused, with their line and reason (never a value).
+         *
+         *     Poll until status is processed or failed. A tenant API key sees the uploads of any user of the tenant; a user token with scope upload sees its own user's uploads, whichever of the user's tokens sent them.
+         */
+        get: operations["uploads-getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1689,7 +1711,7 @@ export interface paths {
         put?: never;
         /**
          * Upload apple-health data
-         * @description Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider `apple_health`) and sends data.written when anything was new or changed. Bodies up to 4294967296 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
+         * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `apple_health`) and sends data.written when anything was new or changed. Bodies up to 4294967296 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-apple-health"];
         delete?: never;
@@ -1709,7 +1731,7 @@ export interface paths {
         put?: never;
         /**
          * Upload health-connect data
-         * @description Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider `health_connect`) and sends data.written when anything was new or changed. Bodies up to 268435456 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
+         * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `health_connect`) and sends data.written when anything was new or changed. Bodies up to 268435456 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-health-connect"];
         delete?: never;
@@ -1729,7 +1751,7 @@ export interface paths {
         put?: never;
         /**
          * Upload xiaomi data
-         * @description Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider `xiaomi`) and sends data.written when anything was new or changed. Bodies up to 67108864 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
+         * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `xiaomi`) and sends data.written when anything was new or changed. Bodies up to 67108864 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-xiaomi"];
         delete?: never;
@@ -1749,7 +1771,7 @@ export interface paths {
         put?: never;
         /**
          * Upload activity-files data
-         * @description Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider `activity_files`) and sends data.written when anything was new or changed. Bodies up to 67108864 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
+         * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `activity_files`) and sends data.written when anything was new or changed. Bodies up to 67108864 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-activity-files"];
         delete?: never;
@@ -1769,7 +1791,7 @@ export interface paths {
         put?: never;
         /**
          * Upload bluetooth data
-         * @description Stores the body raw, checks it line by line, and answers 202; a background job writes the records (provider `bluetooth`) and sends data.written when anything was new or changed. Bodies up to 16777216 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
+         * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `bluetooth`) and sends data.written when anything was new or changed. Bodies up to 16777216 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-bluetooth"];
         delete?: never;
@@ -6744,6 +6766,155 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "uploads-getUpload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id (uuid). */
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        upload_id: string;
+                        /** Format: uuid */
+                        user_id: string;
+                        /** @description The provider its records are stored under, e.g. apple_health. */
+                        provider: string;
+                        /** @description What the body is, e.g. apple-health-ndjson, activity-files-base64. */
+                        format: string;
+                        /**
+                         * @description receiving: its bytes are still arriving. pending: stored, waiting for or in processing. processed: its records are written (records and rejected are final). failed: processing gave up; error says why and nothing of it was written.
+                         * @enum {string}
+                         */
+                        status: "receiving" | "pending" | "processed" | "failed";
+                        /** @description The body's size as sent (0 while receiving). */
+                        byte_size: number;
+                        /** Format: date-time */
+                        received_at: string;
+                        /** @description When processing ended (processed or failed); null before. */
+                        processed_at: string | null;
+                        /** @description Rows inserted or changed per table, as in data.written (records already stored unchanged are not counted); all 0 until processed. */
+                        records: {
+                            /** @description Quantity samples (GET /v1/users/{id}/samples). */
+                            quantity_samples: number;
+                            /** @description Category samples. */
+                            category_samples: number;
+                            /** @description Sleep sessions. */
+                            sleep_sessions: number;
+                            /** @description Workouts. */
+                            workouts: number;
+                            /** @description Nutrition logs. */
+                            nutrition_logs: number;
+                            /** @description Daily summaries. */
+                            daily_summaries: number;
+                            /** @description Heartbeat series (RR intervals). */
+                            heartbeat_series: number;
+                            /** @description ECG recordings. */
+                            ecg_recordings: number;
+                        };
+                        /** @description Records not stored because the user revoked their category for the provider. */
+                        skipped_without_consent: number;
+                        rejected: {
+                            /** @description Every record refused from this upload. */
+                            total: number;
+                            /** @description The first 100 refused records by line (those naming no line last). */
+                            first: {
+                                /** @description The (first) line of the body the record came from; null when it names none (e.g. a body that could not be read). */
+                                line: number | null;
+                                /** @description Where in the body, as the parser put it: `line 7`, `lines 7-9`, `line 2, session[0]`. */
+                                locator: string | null;
+                                /** @description What was refused, e.g. quantity_sample, workout, health_connect_line, raw_object. */
+                                record_kind: string;
+                                /** @description Why; names fields and units, never a value. */
+                                reason: string;
+                            }[];
+                        };
+                        /** @description Why processing failed (never a value); null unless status is failed. */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description upload_id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope upload */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such upload of the tenant (or of the token's user), or its user is being deleted */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15047,6 +15218,8 @@ export interface operations {
             /** @description Accepted: stored raw, records follow */
             202: {
                 headers: {
+                    /** @description /v1/ingest/uploads/{upload_id}: follow the upload until its records are written. */
+                    Location?: string;
                     /** @description Set on a repeat. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15055,7 +15228,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description The stored raw object.
+                         * @description The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header).
                          */
                         upload_id: string;
                         /**
@@ -15199,6 +15372,8 @@ export interface operations {
             /** @description Accepted: stored raw, records follow */
             202: {
                 headers: {
+                    /** @description /v1/ingest/uploads/{upload_id}: follow the upload until its records are written. */
+                    Location?: string;
                     /** @description Set on a repeat. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15207,7 +15382,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description The stored raw object.
+                         * @description The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header).
                          */
                         upload_id: string;
                         /**
@@ -15349,6 +15524,8 @@ export interface operations {
             /** @description Accepted: stored raw, records follow */
             202: {
                 headers: {
+                    /** @description /v1/ingest/uploads/{upload_id}: follow the upload until its records are written. */
+                    Location?: string;
                     /** @description Set on a repeat. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15357,7 +15534,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description The stored raw object.
+                         * @description The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header).
                          */
                         upload_id: string;
                         /**
@@ -15498,6 +15675,8 @@ export interface operations {
             /** @description Accepted: stored raw, records follow */
             202: {
                 headers: {
+                    /** @description /v1/ingest/uploads/{upload_id}: follow the upload until its records are written. */
+                    Location?: string;
                     /** @description Set on a repeat. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15506,7 +15685,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description The stored raw object.
+                         * @description The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header).
                          */
                         upload_id: string;
                         /**
@@ -15650,6 +15829,8 @@ export interface operations {
             /** @description Accepted: stored raw, records follow */
             202: {
                 headers: {
+                    /** @description /v1/ingest/uploads/{upload_id}: follow the upload until its records are written. */
+                    Location?: string;
                     /** @description Set on a repeat. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15658,7 +15839,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description The stored raw object.
+                         * @description The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header).
                          */
                         upload_id: string;
                         /**

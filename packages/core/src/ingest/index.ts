@@ -5,5 +5,6 @@ export * from "./record-bundle.ts";
 export * from "./self-reports.ts";
 export * from "./upload-heartbeat.ts";
 export * from "./upload-settings.ts";
+export * from "./upload-status.ts";
 export * from "./upload-sweep.ts";
 export * from "./uploads.ts";

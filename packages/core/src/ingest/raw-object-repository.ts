@@ -52,6 +52,27 @@ export function findRawObject(db: DbClient, id: string): Promise<RawObjectRow | 
   return db.rawObject.findFirst({ where: { id }, select: rawObjectFields });
 }
 
+/**
+ * An upload (a raw object of one of the upload `providers`) of an active user of the tenant,
+ * of `userId` alone when given; null otherwise, also for an upload being dropped (nothing of
+ * it is kept).
+ */
+export function findUploadOfTenant(
+  db: DbClient,
+  where: { id: string; tenantId: string; userId: string | undefined; providers: readonly string[] },
+): Promise<RawObjectRow | null> {
+  return db.rawObject.findFirst({
+    where: {
+      id: where.id,
+      ...(where.userId !== undefined && { userId: where.userId }),
+      provider: { in: [...where.providers] },
+      user: { tenantId: where.tenantId, status: "active" },
+      NOT: { status: "receiving", heartbeatAt: null },
+    },
+    select: rawObjectFields,
+  });
+}
+
 export function findRawObjectByUploadKey(db: DbClient, userId: string, provider: string, uploadKey: string): Promise<RawObjectRow | null> {
   return db.rawObject.findUnique({ where: { userId_provider_uploadKey: { userId, provider, uploadKey } }, select: rawObjectFields });
 }

@@ -19,15 +19,18 @@ import { dropRevokedRecords } from "../sharing/index.ts";
 import { storableValues } from "./storable-values.ts";
 
 /** The tables a bundle writes to, as named in data.written's `records`. */
-export type WrittenTable =
-  | "quantity_samples"
-  | "category_samples"
-  | "sleep_sessions"
-  | "workouts"
-  | "nutrition_logs"
-  | "daily_summaries"
-  | "heartbeat_series"
-  | "ecg_recordings";
+export const WRITTEN_TABLES = [
+  "quantity_samples",
+  "category_samples",
+  "sleep_sessions",
+  "workouts",
+  "nutrition_logs",
+  "daily_summaries",
+  "heartbeat_series",
+  "ecg_recordings",
+] as const;
+
+export type WrittenTable = (typeof WRITTEN_TABLES)[number];
 
 /** What writing bundles changed: rows inserted or updated per table, their types and UTC days, records deleted. */
 export interface BundleChanges {

@@ -69,6 +69,14 @@ function open(bytes: Uint8Array, fileName: string | undefined): Opened {
   };
 }
 
+/**
+ * Whether bytes begin as a FIT file (its header) or an XML document (a GPX or TCX file) do:
+ * never so a line of base64, so an upload of activity files sent as a file's own bytes.
+ */
+export function startsLikeActivityFile(bytes: Uint8Array): boolean {
+  return hasFitSignature(bytes) || looksLikeXml(bytes);
+}
+
 /** A FIT file header: its size (12 or 14) in byte 0 and ".FIT" in bytes 8 to 11. */
 function hasFitSignature(bytes: Uint8Array): boolean {
   return (bytes[0] === 12 || bytes[0] === 14) && bytes[8] === 0x2e && bytes[9] === 0x46 && bytes[10] === 0x49 && bytes[11] === 0x54;

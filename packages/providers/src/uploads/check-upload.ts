@@ -1,5 +1,5 @@
 import { AppError, type RawObjectSource } from "@svc/core";
-import { checkActivityFile } from "../activity-files/activity-file.ts";
+import { checkActivityFile, startsLikeActivityFile } from "../activity-files/activity-file.ts";
 import { checkAppleHealthLine, parseAppleHealthExport } from "../apple-health/index.ts";
 import { checkBluetoothLine } from "../bluetooth/index.ts";
 import { checkHealthConnectLine } from "../health-connect/index.ts";
@@ -8,7 +8,7 @@ import { checkXiaomiUpload } from "../xiaomi/index.ts";
 import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { bodyLines, decodedBody } from "./body-lines.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
-import { MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
+import { ACTIVITY_FILES_HOW_TO_SEND, MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
 
 type LineCheck = (line: string, lineNumber: number) => string | null;
 
@@ -28,6 +28,7 @@ export async function checkUpload(format: UploadFormat, source: RawObjectSource)
     case "bluetooth-ndjson":
       return checkEachLine(body, checkBluetoothLine);
     case "activity-files-base64":
+      await refuseRawActivityFile(source);
       return checkEachLine(body, (line, number) => {
         const file = decodeBase64Line(line, number);
         return checkActivityFile(file);
@@ -39,6 +40,15 @@ export async function checkUpload(format: UploadFormat, source: RawObjectSource)
     }
     case "apple-health-export-xml":
       return checkAppleHealthExport(body);
+  }
+}
+
+/** 400 for a body that is a FIT, GPX or TCX file's own bytes (sent as text/plain), saying how to send it. */
+async function refuseRawActivityFile(source: RawObjectSource): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of source.readRange(0, Math.min(source.size, 64))) chunks.push(Buffer.from(chunk));
+  if (startsLikeActivityFile(Buffer.concat(chunks))) {
+    throw new AppError("bad_request", `The body is a FIT, GPX or TCX file's own bytes, not lines of base64. ${ACTIVITY_FILES_HOW_TO_SEND}`);
   }
 }
 

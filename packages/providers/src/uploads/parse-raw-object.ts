@@ -10,6 +10,7 @@ import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
 import { bodyLines, decodedBody } from "./body-lines.ts";
 import { bodyText } from "./check-upload.ts";
+import { locatedAtLine } from "./line-locators.ts";
 import { MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
 
 /**
@@ -38,7 +39,7 @@ async function* parseByFormat(format: UploadFormat, source: RawObjectSource): As
     }
     case "activity-files-base64":
       for await (const { line, number } of bodyLines(body, MAX_LINE_BYTES)) {
-        if (line.trim() !== "") yield parseActivityFile(decodeBase64Line(line, number));
+        if (line.trim() !== "") yield locatedAtLine(parseActivityFile(decodeBase64Line(line, number)), number);
       }
       return;
     default: {

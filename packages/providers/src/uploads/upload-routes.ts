@@ -18,7 +18,17 @@ export interface UploadRoute {
   /** Largest body as sent (compressed when gzip). */
   maxBytes: number;
   formats: ReadonlyArray<{ format: UploadFormat; contentTypes: readonly string[] }>;
+  /** Added to the 415 of a body in another media type: how to send this route's body instead. */
+  howToSend?: string;
 }
+
+/**
+ * Why a FIT, GPX or TCX file's own bytes (application/octet-stream, application/vnd.ant.fit,
+ * application/gpx+xml…) are not the body of POST /v1/ingest/activity-files, and what is.
+ */
+export const ACTIVITY_FILES_HOW_TO_SEND =
+  "This route takes text/plain lines, each one FIT, GPX or TCX file encoded in base64, so that one request can carry several files; " +
+  "a file's raw bytes are not accepted as the body. Encode each file in base64 and send one file per line; nothing was kept.";
 
 /**
  * POST /v1/ingest/<name>: what each upload route takes. A gzip body is recognized by its
@@ -39,7 +49,12 @@ export const UPLOAD_ROUTES = {
   },
   "health-connect": { provider: "health_connect", maxBytes: 256 * MiB, formats: [{ format: "health-connect-ndjson", contentTypes: NDJSON }] },
   xiaomi: { provider: "xiaomi", maxBytes: 64 * MiB, formats: [{ format: "xiaomi-csv", contentTypes: ["text/csv", "text/plain"] }] },
-  "activity-files": { provider: "activity_files", maxBytes: 64 * MiB, formats: [{ format: "activity-files-base64", contentTypes: ["text/plain"] }] },
+  "activity-files": {
+    provider: "activity_files",
+    maxBytes: 64 * MiB,
+    formats: [{ format: "activity-files-base64", contentTypes: ["text/plain"] }],
+    howToSend: ACTIVITY_FILES_HOW_TO_SEND,
+  },
   bluetooth: { provider: "bluetooth", maxBytes: 16 * MiB, formats: [{ format: "bluetooth-ndjson", contentTypes: NDJSON }] },
 } as const satisfies Record<string, UploadRoute>;
 
