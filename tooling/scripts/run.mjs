@@ -1,7 +1,7 @@
 // Entry point of the root npm scripts. Runs under whatever Node npm found (on a fresh
 // clone: the system's), installs the workspace when missing or stale with a pinned pnpm,
 // then runs everything else under the workspace's own Node 24 (node_modules/.bin/node).
-//   node tooling/scripts/run.mjs start|test|svc|bench [args...]
+//   node tooling/scripts/run.mjs start|test|svc|bench|release|docs [args...]
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -114,12 +114,26 @@ switch (command) {
     run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
     runForeground(path.join(bin, "vitest"), ["run", ...args]);
     break;
+  case "release":
+    // The production bundle (tooling/scripts/release.ts) copies the console and the share
+    // viewer and bundles the generated Prisma client: those are built first.
+    prepare(() => {
+      run("turbo", ["run", "generate", "--output-logs=errors-only"]);
+      run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
+    });
+    runForeground(node, ["tooling/scripts/release.ts", ...args]);
+    break;
   case "bench":
     prepare(() => run("turbo", ["run", "generate", "--output-logs=errors-only"]));
     // `npm run bench -- samples` runs bench/samples.bench.ts; the default is users.
     runForeground(node, [`bench/${args[0] ?? "users"}.bench.ts`, ...args.slice(1)]);
     break;
+  case "docs":
+    // `npm run docs:openapi` rewrites the generated files of docs/reference/.
+    prepare(() => run("turbo", ["run", "generate", "--output-logs=errors-only"]));
+    runForeground(node, ["tooling/docs/write-reference.ts", ...args]);
+    break;
   default:
-    console.error("usage: node tooling/scripts/run.mjs start|test|svc|bench [args...]");
+    console.error("usage: node tooling/scripts/run.mjs start|test|svc|bench|release|docs [args...]");
     process.exit(2);
 }

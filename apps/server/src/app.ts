@@ -1,10 +1,11 @@
-import { appRouter, buildOpenApiDocument, createApiContext, problemFor } from "@svc/api";
+import { appRouter, createApiContext, openApiYaml, problemFor } from "@svc/api";
 import type { CoreDeps } from "@svc/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Request } from "express";
 import type { Logger } from "pino";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
 import { httpLogger } from "./http-logger.ts";
+import { recordHttpMetrics } from "./metrics/http-metrics.ts";
 import { healthRouter } from "./health/health-router.ts";
 import type { Readiness } from "./health/readiness.ts";
 import { errorHandler, notFound } from "./problem-response.ts";
@@ -30,28 +31,29 @@ export interface AppOptions {
   readiness: Readiness;
   /** Written into /openapi.yaml as the server URL; "/" when unset. */
   publicUrl?: string | undefined;
+  /** Time requests for metrics (when they are served or exported). */
+  httpMetrics?: boolean;
 }
 
-export function createApp({ deps, logger, readiness, publicUrl }: AppOptions): express.Express {
+export function createApp({ deps, logger, readiness, publicUrl, httpMetrics = false }: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.use(requestId);
   // Probes answer before tracing and the access log: an orchestrator polls them every few seconds.
   app.use(healthRouter(readiness));
+  if (httpMetrics) app.use(recordHttpMetrics);
   app.use(traceRequests);
   app.use(httpLogger(logger));
 
   // Built at its first request, not at start: most processes never serve it.
-  let openApiYaml: Promise<string> | undefined;
+  let served: Promise<string> | undefined;
   app.get("/openapi.yaml", async (_req, res) => {
-    openApiYaml ??= import("yaml")
-      .then(({ stringify }) => stringify(buildOpenApiDocument(publicUrl ?? "/"), { aliasDuplicateObjects: false }))
-      .catch((error: unknown) => {
-        openApiYaml = undefined; // the next request tries again
-        throw error;
-      });
-    const yaml = await openApiYaml;
+    served ??= openApiYaml(publicUrl ?? "/").catch((error: unknown) => {
+      served = undefined; // the next request tries again
+      throw error;
+    });
+    const yaml = await served;
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.type("application/yaml").send(yaml);
   });

@@ -44,13 +44,18 @@ export const EnvSchema = z.object({
   SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
   /** Local development only: webhooks may go to private addresses, and over http to loopback. */
   SVC_WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
-  // API rate limits (docs/decisions.md, docs/deployment.md "Limits"): calls per window, 0 turns a limit off.
+  // API rate limits (docs/reference/limits.md, docs/deployment.md "Limits"): calls per window, 0 turns a limit off.
   /** Calls of one tenant's API keys together per window; also the limit of each instance admin key. */
   SVC_RATE_LIMIT_TENANT: z.coerce.number().int().min(0).default(6000),
   /** Calls of one user's tokens together per window. */
   SVC_RATE_LIMIT_USER: z.coerce.number().int().min(0).default(1200),
   /** Length of the fixed window in seconds, counted from a caller's first call; 0 turns every limit off. */
   SVC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+  // Metrics (docs/deployment.md "Metrics"): Prometheus text at GET /metrics on a listener of its own.
+  /** Port of the metrics listener (0: any free one); unset: none, and no request is timed. */
+  SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Address the metrics listener binds to: loopback unless the scraper is elsewhere. */
+  SVC_METRICS_HOST: z.string().default("127.0.0.1"),
   // OpenTelemetry: these decide whether tracing is on (tracing.ts); the SDK reads every OTEL_* itself.
   OTEL_SDK_DISABLED: z.string().optional(),
   OTEL_TRACES_EXPORTER: z.string().optional(),
@@ -58,6 +63,13 @@ export const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
   OTEL_SERVICE_NAME: z.string().optional(),
   OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
+  // With tracing on, these decide whether metrics go over OTLP too, and how (otlp-metrics.ts).
+  OTEL_METRICS_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.string().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: z.string().optional(),
+  /** Milliseconds between two OTLP exports of the metrics. */
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).default(60_000),
 }).superRefine((env, context) => {
   // An idle keep-alive connection must close before a headers timeout could cut it (as load balancer guides ask).
   if (env.SVC_HTTP_HEADERS_TIMEOUT_SECONDS <= env.SVC_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS) {

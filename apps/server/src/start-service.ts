@@ -26,11 +26,15 @@ import { Readiness } from "./health/readiness.ts";
 import type { Env } from "./env.ts";
 import { rawStoreFromEnv } from "./raw-store-from-env.ts";
 import { releaseStartMemory } from "./release-start-memory.ts";
+import { metricsWanted } from "./metrics/process-metrics.ts";
+import { createThreadMetrics, type MetricsJson } from "./metrics/thread-metrics.ts";
 
 export interface RunningService {
   /** http://127.0.0.1:<port>: the API, or with SVC_ROLE=etl only the probes /healthz and /readyz. */
   url: string | undefined;
   databaseUrl: string;
+  /** This thread's metrics (thread-metrics.ts), collected now. */
+  metrics(): Promise<MetricsJson>;
   /**
    * Graceful: readiness fails at once, no new connections, requests and jobs in flight get
    * SVC_SHUTDOWN_TIMEOUT_SECONDS to finish, then the queue, Prisma and PostgreSQL close.
@@ -119,7 +123,9 @@ export async function startService(
   }
 
   // The etl thread of SVC_ROLE=all serves nothing over HTTP: no probes, no probe database client.
-  const http = options.serveHttp === false ? undefined : await serveHttp(env, postgres.url, deps, logger);
+  const servesHttp = options.serveHttp !== false;
+  const metrics = createThreadMetrics(deps, { role: env.SVC_ROLE, instanceWide: servesHttp, logger });
+  const http = servesHttp ? await serveHttp(env, postgres.url, deps, logger) : undefined;
   const address = http?.server.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
   if (url && !env.SVC_PUBLIC_URL) publicUrl = url;
@@ -129,8 +135,10 @@ export async function startService(
   return {
     url,
     databaseUrl: postgres.url,
+    metrics: () => metrics.collect(),
     async stop(alongside) {
       http?.readiness.beginShutdown();
+      metrics.stop();
       const delaySeconds = env.SVC_SHUTDOWN_DELAY_SECONDS;
       if (delaySeconds > 0) {
         // Load balancers notice a failing readiness only at their next probe: keep serving until then.
@@ -164,7 +172,7 @@ async function serveHttp(env: Env, databaseUrl: string, deps: CoreDeps, logger: 
   const app =
     env.SVC_ROLE === "etl"
       ? createProbeApp(readiness)
-      : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL });
+      : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL, httpMetrics: metricsWanted(env) });
   const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
   return { server, readiness, probeDb };
 }

@@ -1,3 +1,4 @@
+import type { MetricReader } from "@opentelemetry/sdk-metrics";
 import type { Env } from "./env.ts";
 
 export interface Tracing {
@@ -19,14 +20,29 @@ export function tracingWanted(env: Env): boolean {
   return env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
 }
 
-/** Starts the OpenTelemetry SDK for traces only (no metrics, no logs, no auto-instrumentation). */
-export async function startTracing(env: Env): Promise<Tracing> {
+/**
+ * With tracing on, metrics go over OTLP too when an OTLP endpoint is named for them
+ * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) and OTEL_METRICS_EXPORTER
+ * is unset or lists `otlp` (`none` turns them off).
+ */
+export function otlpMetricsWanted(env: Env): boolean {
+  if (!tracingWanted(env)) return false;
+  const exporters = env.OTEL_METRICS_EXPORTER?.split(",").map((name) => name.trim()).filter((name) => name !== "") ?? [];
+  if (exporters.length > 0 && !exporters.includes("otlp")) return false;
+  return env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT !== undefined;
+}
+
+/**
+ * Starts the OpenTelemetry SDK for traces (no logs, no auto-instrumentation), and for metrics
+ * only through `metricReader` (otlp-metrics.ts), when given.
+ */
+export async function startTracing(env: Env, options: { metricReader?: MetricReader | undefined } = {}): Promise<Tracing> {
   if (!tracingWanted(env)) return { on: false, shutdown: async () => {} };
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const named = env.OTEL_SERVICE_NAME !== undefined || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? "");
   const sdk = new NodeSDK({
     ...(!named && { serviceName: "svc" }),
-    metricReaders: [],
+    metricReaders: options.metricReader ? [options.metricReader] : [],
     logRecordProcessors: [],
   });
   sdk.start();

@@ -1,6 +1,6 @@
 import { UPLOAD_ROUTES, type UploadFormat, type UploadRouteName } from "@svc/providers/upload-routes";
 
-/** What each upload format's body is, for /openapi.yaml (the full line formats are in docs/decisions.md). */
+/** What each upload format's body is, for /openapi.yaml (the full line formats are in docs/reference/upload-formats.md). */
 const FORMAT_BODIES: Record<UploadFormat, string> = {
   "apple-health-ndjson": "HealthKit objects as NDJSON, one per line (quantity, category, workout, correlation, ecg, heartbeat_series, deleted), gzip or plain.",
   "apple-health-export-xml": "A whole Apple Health export.xml, streamed.",

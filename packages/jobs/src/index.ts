@@ -1,2 +1,2 @@
 export { JOB_CATALOG, type JobName, type JobPayload } from "./catalog.ts";
-export { JobQueue, type JobContext } from "./queue.ts";
+export { JobQueue, type JobContext, type QueueDepth } from "./queue.ts";

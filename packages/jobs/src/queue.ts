@@ -1,5 +1,6 @@
 import { fromPrisma, type Job, PgBoss, type PrismaTransactionLike, type WorkOptions } from "pg-boss";
 import { JOB_CATALOG, type JobName, type JobPayload } from "./catalog.ts";
+import { recordJob } from "./job-metrics.ts";
 import { inJobSpan, splitTraceContext, withTraceContext } from "./job-trace.ts";
 
 export interface JobContext {
@@ -9,6 +10,14 @@ export interface JobContext {
   retryCount: number;
   /** true when this attempt is the last one pg-boss will make. */
   lastAttempt: boolean;
+}
+
+/** How many jobs of one queue wait or run (JobQueue.depths). */
+export interface QueueDepth {
+  queue: string;
+  ready: number;
+  deferred: number;
+  active: number;
 }
 
 /** The typed face of pg-boss: send jobs of the catalog, work them with validated payloads. */
@@ -99,6 +108,7 @@ export class JobQueue {
     /** Runs one job of a batch; what it threw, or null. */
     const run = async (job: Job<object>): Promise<unknown> => {
       const { payload, carrier } = splitTraceContext(job.data);
+      const startedAt = performance.now();
       this.active++;
       try {
         await inJobSpan(name, job, carrier, () =>
@@ -108,8 +118,10 @@ export class JobQueue {
             lastAttempt: job.retryCount >= options.retryLimit,
           }),
         );
+        recordJob(name, "completed", startedAt);
         return null;
       } catch (error) {
+        recordJob(name, "failed", startedAt);
         return error ?? new Error("the job handler threw nothing");
       } finally {
         this.active--;
@@ -128,6 +140,16 @@ export class JobQueue {
         this.boss.notifyWorker(workerId);
       });
     }
+  }
+
+  /**
+   * Jobs of each catalog queue, from the counts pg-boss keeps on its queue table (one query;
+   * its monitor refreshes them every minute): ready to run now, deferred to a later time
+   * (retries, scheduled attempts) and running.
+   */
+  async depths(): Promise<QueueDepth[]> {
+    const queues = await this.boss.getQueues(Object.keys(JOB_CATALOG));
+    return queues.map((queue) => ({ queue: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
   }
 
   /**

@@ -19,9 +19,13 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts main.ts on an ephemeral port of 127.0.0.1; resolves once it logged "svc started". */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+/**
+ * Starts main.ts (or `entry`, e.g. a release bundle's server.mjs, run from `cwd`) on an ephemeral
+ * port of 127.0.0.1; resolves once it logged "svc started".
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { entry?: string; cwd?: string } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [options.entry ?? MAIN], {
+    cwd: options.cwd,
     env: { ...process.env, PORT: "0", SVC_HOST: "127.0.0.1", SVC_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

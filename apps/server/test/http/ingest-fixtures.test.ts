@@ -102,7 +102,7 @@ describe("uploads of the shared fixtures, end to end", () => {
     expect(answer.status, answer.text).toBe(202);
     const samples = await svc.call(`/v1/users/${user}/samples?type=heart_rate&view=all&limit=1000`, { key });
     const byTime = new Map(samples.body.data.map((s: { start_date: string; value: number }) => [s.start_date, s.value]));
-    // A strap reporting "contact supported, not detected" is not stored (docs/decisions.md, Bluetooth refusals).
+    // A strap reporting "contact supported, not detected" is not stored (docs/reference/upload-formats.md, Bluetooth).
     const expected = heartRates.map((v) => ((Number.parseInt(v.hex.slice(0, 2), 16) & 0x06) === 0x04 ? undefined : v.decoded!.heart_rate));
     expect(expected).toContain(undefined);
     expect(heartRates.map((v, i) => byTime.get(at(i)))).toEqual(expected);

@@ -1,5 +1,6 @@
 import { attemptWebhookDelivery } from "@svc/core";
 import type { WorkerDeps } from "../worker-deps.ts";
+import { recordWebhookAttempt } from "./webhook-delivery-metrics.ts";
 import { createSlots } from "./webhook-delivery-slots.ts";
 
 /** Deliveries one etl process runs at once (claimed, posted, recorded), whatever its jobs' batches. */
@@ -20,6 +21,7 @@ export async function registerWebhookDeliver(deps: WorkerDeps): Promise<void> {
       logger.info({ delivery_id, endpoint_id: outcome.endpointId }, "webhook delivery parked: endpoint disabled");
       return;
     }
+    recordWebhookAttempt(outcome);
     const fields = {
       delivery_id,
       endpoint_id: outcome.endpointId,

@@ -1,3 +1,4 @@
+import { Prisma } from "@svc/db";
 import type { DbClient } from "../platform/index.ts";
 
 /*
@@ -73,14 +74,20 @@ export interface RawObjectCounts {
   failed: number;
 }
 
-/** Raw objects waiting for the ETL, uploads receiving bytes (a heartbeat within `lapseMs`), and raw objects the ETL gave up on. */
-export async function countRawObjectsInProcessing(db: DbClient, tenantId: string, lapseMs: number): Promise<RawObjectCounts> {
+/**
+ * Raw objects waiting for the ETL, uploads receiving bytes (a heartbeat within `lapseMs`), and
+ * raw objects the ETL gave up on: of one tenant, or with `tenantId` null of the whole instance.
+ */
+export async function countRawObjectsInProcessing(db: DbClient, tenantId: string | null, lapseMs: number): Promise<RawObjectCounts> {
+  const rawObjects =
+    tenantId === null
+      ? Prisma.sql`raw_objects r WHERE`
+      : Prisma.sql`raw_objects r JOIN users u ON u.id = r.user_id WHERE u.tenant_id = ${tenantId}::uuid AND`;
   const [counts] = await db.$queryRaw<RawObjectCounts[]>`
     SELECT (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending,
            (count(*) FILTER (WHERE r.status = 'receiving' AND r.heartbeat_at > now() - ${lapseMs} * interval '1 millisecond'))::int AS receiving,
            (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed
-    FROM raw_objects r JOIN users u ON u.id = r.user_id
-    WHERE u.tenant_id = ${tenantId}::uuid AND r.status IN ('pending', 'receiving', 'failed')`;
+    FROM ${rawObjects} r.status IN ('pending', 'receiving', 'failed')`;
   return counts!;
 }
 

@@ -10,6 +10,7 @@ import {
   countUsersByStatus,
   findPausedApplications,
   type DeliveryCounts,
+  type RawObjectCounts,
   type SyncRunCounts,
 } from "./pipeline-repository.ts";
 import { providerOnForTenant } from "../identity/index.ts";
@@ -36,6 +37,13 @@ export interface PipelineDto {
   processing: { pending: number; running: number; parked: number; rejected_records: number };
   storage: { raw_objects_24h: number; raw_bytes_24h: number };
   delivery: DeliveryCounts;
+}
+
+/** The instance's ETL backlog: GET /v1/pipeline's `processing` counts over every tenant (metrics). */
+export interface EtlBacklogDto {
+  pending: number;
+  running: number;
+  parked: number;
 }
 
 /**
@@ -75,8 +83,17 @@ export async function getPipeline(deps: Pick<CoreDeps, "db" | "providers" | "pro
     users,
     sources,
     sync,
-    processing: { pending: processing.pending, running: processing.receiving, parked: processing.failed, rejected_records: rejectedRecords },
+    processing: { ...backlogOf(processing), rejected_records: rejectedRecords },
     storage: { raw_objects_24h: stored.objects, raw_bytes_24h: stored.bytes },
     delivery,
   };
+}
+
+/** The raw objects of every tenant still to normalize, being received, or given up on: the `processing` counts of GET /v1/pipeline. */
+export async function getEtlBacklog(deps: Pick<CoreDeps, "db" | "uploads">): Promise<EtlBacklogDto> {
+  return backlogOf(await countRawObjectsInProcessing(deps.db, null, deps.uploads.lapseMs));
+}
+
+function backlogOf(counts: RawObjectCounts): EtlBacklogDto {
+  return { pending: counts.pending, running: counts.receiving, parked: counts.failed };
 }

@@ -203,7 +203,7 @@ function searchLink(settings: ObservationSearchSettings, input: ObservationSearc
 
 /**
  * GET /v1/users/{id}/fhir/Observation: one page of the user's records as a searchset Bundle
- * of Observations, in time order, then kind and id (see docs/decisions.md, "FHIR").
+ * of Observations, in time order, then kind and id (see docs/reference/fhir.md, "Query").
  */
 export async function searchObservations(
   db: DbClient,

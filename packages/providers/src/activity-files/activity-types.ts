@@ -1,7 +1,7 @@
 // Activity types of workouts read from FIT, GPX and TCX files: snake_case names close to
 // HealthKit's HKWorkoutActivityType (`running`, `cycling`, `strength_training`, ...).
 // Indoor variants (treadmill, indoor cycling) keep the outdoor name; the file's own sport
-// and sub-sport stay in the workout's metadata. See docs/decisions.md ("Uploads").
+// and sub-sport stay in the workout's metadata. See docs/reference/upload-formats.md ("Activity files").
 
 import { activityTypeOfStrava } from "../strava/sport-types.ts";
 

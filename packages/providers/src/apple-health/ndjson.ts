@@ -1,5 +1,5 @@
 // Apple Health NDJSON: one JSON object per line, each a HealthKit object as a device SDK
-// reads it (the format is described in docs/decisions.md, "Uploads").
+// reads it (the format is described in docs/reference/upload-formats.md, "Apple Health NDJSON").
 
 import type { EcgRecordingRecord, HeartbeatSeriesRecord, RoutePointRecord } from "@svc/core";
 import {

@@ -1,5 +1,5 @@
 // The Bluetooth upload: NDJSON, one standard health characteristic value per line, as a
-// phone received it from the device (see docs/decisions.md, "Uploads"):
+// phone received it from the device (see docs/reference/upload-formats.md, "Bluetooth GATT NDJSON"):
 //
 //   {"characteristic": "2a37", "value": "1e5532002100", "received_at": "2025-03-01T07:30:00.250+01:00",
 //    "device": "Polar H10 8A1B2C3D", "device_id": "F1:22:33:44:55:66"}

@@ -1,5 +1,5 @@
 // POST /v1/ingest/health-connect: Health Connect records as NDJSON, one record per line.
-// The line format is described in docs/decisions.md ("Uploads").
+// The line format is described in docs/reference/upload-formats.md ("Health Connect NDJSON").
 import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
 import { isObject, mapRecord, recordTypeName, type JsonObject } from "./records.ts";
 

@@ -1,6 +1,6 @@
 // The catalog of quantity sample types: names, storage units and codes, as data.
 // Storage units use HealthKit-style spellings (`unit`) next to their UCUM code (`ucum_unit`);
-// see docs/decisions.md ("Health records") for the choices.
+// see docs/reference/units.md, and docs/decisions.md ("Health records") for the choices.
 
 export type MergeKind = "counts" | "readings" | "daily_figures" | "body_measurements" | "other";
 
