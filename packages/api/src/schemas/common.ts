@@ -2,6 +2,13 @@ import { z } from "zod";
 
 export const ZId = (what: string) => z.uuid().describe(`The ${what}'s id (uuid).`);
 
+/**
+ * An integer id in a path. It coerces itself: trpc-to-openapi coerces a schema's strings only
+ * for requests without a body (patches/), so a POST would otherwise take "12" for a string.
+ */
+export const ZIntegerPathId = (what: string) =>
+  z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe(`The ${what}'s id (an integer).`);
+
 export const ZDateTime = z.iso.datetime();
 
 export const ZLimit = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FRESHNESS_STATES } from "@svc/core";
-import { ZDateTime, ZId } from "../../schemas/common.ts";
+import { ZDateTime, ZId, ZIntegerPathId } from "../../schemas/common.ts";
 
 /** Path of one user's connection of a provider. */
 export const ZConnectionPath = {
@@ -11,7 +11,7 @@ export const ZConnectionPath = {
 /** Path of one sync run: `/v1/users/{id}/sync-runs/{run_id}`. */
 export const ZSyncRunPath = {
   id: ZId("user"),
-  run_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("The sync run's id (an integer)."),
+  run_id: ZIntegerPathId("sync run"),
 };
 
 export const ZSyncRun = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX_LENGTH } from "@svc/core";
-import { ZDateTime, ZId } from "../../schemas/common.ts";
+import { ZDateTime, ZId, ZIntegerPathId } from "../../schemas/common.ts";
 
 /** Path of one endpoint: `/v1/webhooks/{webhook_id}`. */
 export const ZWebhookPath = { webhook_id: ZId("webhook endpoint") };
@@ -8,7 +8,7 @@ export const ZWebhookPath = { webhook_id: ZId("webhook endpoint") };
 /** Path of one delivery: `/v1/webhooks/{webhook_id}/deliveries/{delivery_id}`. */
 export const ZDeliveryPath = {
   ...ZWebhookPath,
-  delivery_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("The delivery's id (an integer)."),
+  delivery_id: ZIntegerPathId("delivery"),
 };
 
 const eventTypeList = EVENT_TYPES.map((type) => `\`${type}\``).join(", ");
