@@ -10,6 +10,7 @@ export const EnvSchema = z.object({
   SVC_DATA_DIR: z.string().default("./.data"),
   SVC_ROLE: z.enum(["all", "api", "etl"]).default("all"),
   SVC_MIGRATE_ON_START: boolean.default(true),
+  SVC_DATABASE_PREPARED_STATEMENTS: boolean.default(true),
   SVC_BOOTSTRAP_TENANT: z.string().min(1).max(200).optional(),
   SVC_PUBLIC_URL: z.url().optional(),
   /** `{fhir_code_system_base}` of the FHIR search's own code systems; default `{public_url}/fhir/CodeSystem`. Keep it stable once clients store codes. */

@@ -80,7 +80,7 @@ export async function startService(
     if (applied.length > 0) logger.info({ migrations: applied }, "migrations applied");
   }
 
-  const db = createDatabase(postgres.url);
+  const db = createDatabase(postgres.url, { preparedStatements: env.SVC_DATABASE_PREPARED_STATEMENTS });
   const jobs = await JobQueue.start(postgres.url, (error) => logger.error({ err: error }, "job queue error"));
   const rawStore = rawStoreFromEnv(env);
   const encryptionKeys = await loadEncryptionKeys(env, path.resolve(env.SVC_DATA_DIR));

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
+import { statementNamer } from "./statement-names.ts";
 
 export type Database = PrismaClient;
 
@@ -24,11 +25,20 @@ const TRANSACTION_MAX_WAIT_MS = 60_000;
 /** The pool under each client, for poolUse; the adapter keeps it private. */
 const pools = new WeakMap<Database, pg.Pool>();
 
-/** One Prisma client over a pg pool; the process keeps one for its lifetime. */
-export function createDatabase(connectionString: string, options: { max?: number } = {}): Database {
+/** How many distinct statements a process prepares on its connections at most (statementNamer). */
+const PREPARED_STATEMENTS_MAX = 500;
+
+/**
+ * One Prisma client over a pg pool; the process keeps one for its lifetime. Statements are
+ * prepared on each connection unless `preparedStatements` is false (for a pooler in transaction
+ * mode that does not carry them, such as PgBouncer before 1.21).
+ */
+export function createDatabase(connectionString: string, options: { max?: number; preparedStatements?: boolean } = {}): Database {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // The adapter passes a name on as pg's optional `name` (none: unnamed), though its type says string.
+  const names = options.preparedStatements === false ? {} : { statementNameGenerator: statementNamer(PREPARED_STATEMENTS_MAX) as (query: { sql: string }) => string };
   // The adapter ends the pool on $disconnect, as it ends a pool it made itself.
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...names });
   const db = new PrismaClient({ adapter, transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
   pools.set(db, pool);
   return db;
