@@ -4,15 +4,14 @@ import { isMainThread } from "node:worker_threads";
 import { providerEnvironment, readEnv } from "./env.ts";
 import { runEtlThread, startEtlThread, type EtlThread } from "./etl-thread.ts";
 import { createLogger } from "./logger.ts";
-import { metricsWanted, ProcessMetrics } from "./metrics/process-metrics.ts";
-import { serveMetrics } from "./metrics/metrics-server.ts";
+import { metricsWanted } from "./metrics/metrics-wanted.ts";
 import { startService } from "./start-service.ts";
 import { otlpMetricsWanted, startTracing } from "./tracing.ts";
 
 const env = readEnv();
 const logger = createLogger(env.SVC_LOG_LEVEL);
 // The main thread collects the process's metrics, the etl thread's included (process-metrics.ts).
-const metrics = isMainThread && metricsWanted(env) ? new ProcessMetrics() : undefined;
+const metrics = isMainThread && metricsWanted(env) ? new (await import("./metrics/process-metrics.ts")).ProcessMetrics() : undefined;
 const metricReader =
   metrics && otlpMetricsWanted(env) ? await (await import("./metrics/otlp-metrics.ts")).otlpMetricReader(env, metrics) : undefined;
 const tracing = await startTracing(env, { metricReader });
@@ -26,6 +25,7 @@ if (!isMainThread) {
     // Listening first: a port in use stops the start before anything else began.
     let metricsServer: Server | undefined;
     if (metrics && env.SVC_METRICS_PORT !== undefined) {
+      const { serveMetrics } = await import("./metrics/metrics-server.ts");
       metricsServer = await serveMetrics(metrics, env.SVC_METRICS_PORT, env.SVC_METRICS_HOST, logger);
       const { port } = metricsServer.address() as AddressInfo;
       logger.info({ url: `http://${env.SVC_METRICS_HOST}:${port}/metrics` }, "metrics served");

@@ -16,7 +16,7 @@ import {
   type UploadSettings,
 } from "@svc/core";
 import { applyMigrations, createDatabase, openEmbeddedPostgres } from "@svc/db";
-import { JobQueue } from "@svc/jobs";
+import { JobQueue, keepJobMetrics } from "@svc/jobs";
 import { PROVIDER_REGISTRY } from "@svc/providers/registry";
 import type { Logger } from "pino";
 import { closeHttpServer } from "./close-http-server.ts";
@@ -26,8 +26,8 @@ import { Readiness } from "./health/readiness.ts";
 import type { Env } from "./env.ts";
 import { rawStoreFromEnv } from "./raw-store-from-env.ts";
 import { releaseStartMemory } from "./release-start-memory.ts";
-import { metricsWanted } from "./metrics/process-metrics.ts";
-import { createThreadMetrics, type MetricsJson } from "./metrics/thread-metrics.ts";
+import { metricsWanted } from "./metrics/metrics-wanted.ts";
+import type { MetricsJson, ThreadMetrics } from "./metrics/thread-metrics.ts";
 
 export interface RunningService {
   /** http://127.0.0.1:<port>: the API, or with SVC_ROLE=etl only the probes /healthz and /readyz. */
@@ -117,6 +117,8 @@ export async function startService(
   }
 
   // Each role loads only its own code: the workers and the parsers they call, or the API.
+  const keepsMetrics = metricsWanted(env);
+  if (keepsMetrics) await keepRecordedMetrics(env.SVC_ROLE);
   if (env.SVC_ROLE !== "api") {
     const { startWorkers } = await import("@svc/worker");
     await startWorkers({ ...deps, logger });
@@ -124,7 +126,9 @@ export async function startService(
 
   // The etl thread of SVC_ROLE=all serves nothing over HTTP: no probes, no probe database client.
   const servesHttp = options.serveHttp !== false;
-  const metrics = createThreadMetrics(deps, { role: env.SVC_ROLE, instanceWide: servesHttp, logger });
+  const metrics: ThreadMetrics | undefined = keepsMetrics
+    ? (await import("./metrics/thread-metrics.ts")).createThreadMetrics(deps, { role: env.SVC_ROLE, instanceWide: servesHttp, logger })
+    : undefined;
   const http = servesHttp ? await serveHttp(env, postgres.url, deps, logger) : undefined;
   const address = http?.server.address();
   const url = address && typeof address === "object" ? `http://127.0.0.1:${address.port}` : undefined;
@@ -135,10 +139,10 @@ export async function startService(
   return {
     url,
     databaseUrl: postgres.url,
-    metrics: () => metrics.collect(),
+    metrics: () => metrics?.collect() ?? Promise.resolve([]),
     async stop(alongside) {
       http?.readiness.beginShutdown();
-      metrics.stop();
+      metrics?.stop();
       const delaySeconds = env.SVC_SHUTDOWN_DELAY_SECONDS;
       if (delaySeconds > 0) {
         // Load balancers notice a failing readiness only at their next probe: keep serving until then.
@@ -175,4 +179,10 @@ async function serveHttp(env: Env, databaseUrl: string, deps: CoreDeps, logger: 
       : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL, httpMetrics: metricsWanted(env) });
   const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
   return { server, readiness, probeDb };
+}
+
+/** What this thread records from now on (requests, jobs, webhook attempts); prom-client loads only here. */
+async function keepRecordedMetrics(role: Env["SVC_ROLE"]): Promise<void> {
+  const { keepHttpMetrics } = await import("./metrics/http-metrics.ts");
+  await Promise.all([keepJobMetrics(), keepHttpMetrics(), role === "api" ? undefined : (await import("@svc/worker")).keepWebhookMetrics()]);
 }

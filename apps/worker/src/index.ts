@@ -1,2 +1,3 @@
 export { startWorkers } from "./start-workers.ts";
 export type { WorkerDeps } from "./worker-deps.ts";
+export { keepWebhookMetrics } from "./handlers/webhook-delivery-metrics.ts";

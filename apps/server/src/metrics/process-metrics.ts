@@ -1,6 +1,4 @@
 import { AggregatorRegistry, collectDefaultMetrics, Registry } from "prom-client";
-import type { Env } from "../env.ts";
-import { otlpMetricsWanted } from "../tracing.ts";
 import type { MetricsJson } from "./thread-metrics.ts";
 
 /**
@@ -26,9 +24,4 @@ export class ProcessMetrics {
     const threads = await Promise.all(this.threads.map((collect) => collect()));
     return Registry.merge([AggregatorRegistry.aggregate(threads), this.process]);
   }
-}
-
-/** Metrics are kept when they are served (SVC_METRICS_PORT) or exported over OTLP. */
-export function metricsWanted(env: Env): boolean {
-  return env.SVC_METRICS_PORT !== undefined || otlpMetricsWanted(env);
 }
