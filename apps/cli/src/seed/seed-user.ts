@@ -13,8 +13,10 @@ import {
   writeQuantitySamples,
   writeSleepSessions,
   writeWorkouts,
+  WRITTEN_TABLES,
   type RecordBatch,
   type WriteSummary,
+  type WrittenTable,
 } from "@svc/core";
 import type { Database, Prisma } from "@svc/db";
 import { appleDay } from "./apple.ts";
@@ -25,19 +27,6 @@ import { planDay, profileOf } from "./person.ts";
 import type { ProviderDay, SeedOptions } from "./records.ts";
 import { daysBefore } from "./time.ts";
 import { withingsDay } from "./withings.ts";
-
-export const RECORD_KINDS = [
-  "quantity_samples",
-  "category_samples",
-  "sleep_sessions",
-  "workouts",
-  "nutrition_logs",
-  "daily_summaries",
-  "heartbeat_series",
-  "ecg_recordings",
-] as const;
-
-export type RecordKind = (typeof RECORD_KINDS)[number];
 
 export interface SeedInput extends SeedOptions {
   userId: string;
@@ -52,7 +41,7 @@ export interface SeedResult {
   first: string;
   last: string;
   /** Records inserted or updated, per kind. */
-  written: Record<RecordKind, number>;
+  written: Record<WrittenTable, number>;
   unchanged: number;
   rejected: number;
 }
@@ -61,8 +50,8 @@ type Tx = Prisma.TransactionClient;
 type Writer = (tx: Tx, batch: RecordBatch) => Promise<WriteSummary>;
 
 /** The writer calls of one provider's day, by kind; empty lists are skipped. */
-function writersOf(day: ProviderDay): Array<[RecordKind, Writer]> {
-  const calls: Array<[RecordKind, Writer] | null> = [
+function writersOf(day: ProviderDay): Array<[WrittenTable, Writer]> {
+  const calls: Array<[WrittenTable, Writer] | null> = [
     day.quantity?.length ? ["quantity_samples", (tx, b) => writeQuantitySamples(tx, b, day.quantity ?? [])] : null,
     day.category?.length ? ["category_samples", (tx, b) => writeCategorySamples(tx, b, day.category ?? [])] : null,
     day.sleep?.length ? ["sleep_sessions", (tx, b) => writeSleepSessions(tx, b, day.sleep ?? [])] : null,
@@ -75,7 +64,7 @@ function writersOf(day: ProviderDay): Array<[RecordKind, Writer]> {
   return calls.filter((call) => call !== null);
 }
 
-const emptyCounts = (): Record<RecordKind, number> => Object.fromEntries(RECORD_KINDS.map((k) => [k, 0])) as Record<RecordKind, number>;
+const emptyCounts = (): Record<WrittenTable, number> => Object.fromEntries(WRITTEN_TABLES.map((k) => [k, 0])) as Record<WrittenTable, number>;
 
 /** Fails with a 404-like error unless the user exists and is active (not being deleted). */
 async function checkUser(db: Database | Tx, userId: string): Promise<void> {
@@ -122,7 +111,7 @@ export async function seedUser(db: Database, input: SeedInput): Promise<SeedResu
     );
     const done = index + 1;
     if (done % 10 === 0 || done === days.length) {
-      const total = RECORD_KINDS.reduce((sum, kind) => sum + written[kind], 0);
+      const total = WRITTEN_TABLES.reduce((sum, kind) => sum + written[kind], 0);
       input.log?.(`day ${done}/${days.length} (${date}): ${total} records written so far`);
     }
   }
@@ -131,6 +120,6 @@ export async function seedUser(db: Database, input: SeedInput): Promise<SeedResu
 
 /** The summary line: records written per kind. */
 export function formatSeedResult(userId: string, result: SeedResult, seconds: number): string {
-  const kinds = RECORD_KINDS.map((kind) => `${kind}=${result.written[kind]}`).join(" ");
+  const kinds = WRITTEN_TABLES.map((kind) => `${kind}=${result.written[kind]}`).join(" ");
   return `seeded ${result.first}..${result.last} for user ${userId} in ${seconds.toFixed(1)} s; written: ${kinds}; unchanged: ${result.unchanged}; rejected: ${result.rejected}`;
 }
