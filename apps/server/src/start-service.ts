@@ -20,6 +20,7 @@ import { JobQueue, keepJobMetrics } from "@svc/jobs";
 import { PROVIDER_REGISTRY } from "@svc/providers/registry";
 import type { Logger } from "pino";
 import { closeHttpServer } from "./close-http-server.ts";
+import { HandlersInFlight } from "./handlers-in-flight.ts";
 import { createHttpServer, listen } from "./http-server.ts";
 import { createProbeApp } from "./health/probe-app.ts";
 import { Readiness } from "./health/readiness.ts";
@@ -152,12 +153,13 @@ export async function startService(
       const timeoutSeconds = env.SVC_SHUTDOWN_TIMEOUT_SECONDS;
       logger.info({ timeout_seconds: timeoutSeconds }, "shutdown: not ready, no new connections, finishing requests and jobs");
       // Both at once: the queue stops fetching while requests finish (and may still queue jobs).
+      const drainUntil = Date.now() + timeoutSeconds * 1000;
       const [requests, running] = await Promise.all([
-        http ? closeHttpServer(http.server, timeoutSeconds * 1000) : { cut: 0 },
+        http ? closeHttpServer(http.server, timeoutSeconds * 1000).then(async ({ cut }) => ({ cut, running: await http.handlers.settled(drainUntil - Date.now()) })) : { cut: 0, running: 0 },
         jobs.drain(timeoutSeconds * 1000),
       ]);
-      const cut = { connections_cut: requests.cut, jobs_cut: running.cut };
-      if (cut.connections_cut + cut.jobs_cut > 0) logger.warn(cut, "shutdown: timeout reached, the rest was cut off (cut jobs are retried)");
+      const cut = { connections_cut: requests.cut, handlers_still_running: requests.running, jobs_cut: running.cut };
+      if (cut.connections_cut + cut.handlers_still_running + cut.jobs_cut > 0) logger.warn(cut, "shutdown: timeout reached, the rest was cut off (cut jobs are retried)");
       else logger.info("shutdown: requests and jobs finished");
       await jobs.stop();
       await alongside;
@@ -177,8 +179,10 @@ async function serveHttp(env: Env, databaseUrl: string, deps: CoreDeps, logger: 
     env.SVC_ROLE === "etl"
       ? createProbeApp(readiness)
       : (await import("./app.ts")).createApp({ deps, logger, readiness, publicUrl: env.SVC_PUBLIC_URL, httpMetrics: metricsWanted(env) });
-  const server = await listen(createHttpServer(app, env), env.PORT, env.SVC_HOST);
-  return { server, readiness, probeDb };
+  const server = createHttpServer(app, env);
+  const handlers = new HandlersInFlight(server);
+  await listen(server, env.PORT, env.SVC_HOST);
+  return { server, handlers, readiness, probeDb };
 }
 
 /** What this thread records from now on (requests, jobs, webhook attempts); prom-client loads only here. */
