@@ -100,6 +100,15 @@ const CASES: ConnectorCase[] = [
     api: () => json([]),
   },
   {
+    slug: "wahoo",
+    // Wahoo's refresh tokens are single use: every token answer carries a new one.
+    tokenAnswer: ({ access, refresh }) => ({ ...fixture("wahoo", "token.json"), access_token: access, refresh_token: refresh }),
+    api(url) {
+      if (url.pathname === "/v1/user") return json(fixture("wahoo", "user.json"));
+      return json({ workouts: [], total: 0, page: 1, per_page: 30, order: "descending", sort: "starts" });
+    },
+  },
+  {
     slug: "garmin",
     tokenAnswer: ({ access, refresh }) => ({ ...fixture("garmin", "token-response.json"), access_token: access, refresh_token: refresh }),
     api(url) {

@@ -85,6 +85,11 @@ export interface ProviderRequestInit {
   body?: unknown;
   /** `bearer` (default): the user's access token; `basic`: CLIENT_ID/CLIENT_SECRET; `none`. */
   auth?: "bearer" | "basic" | "none";
+  /**
+   * `json` (default): the answer is the parsed JSON body. `bytes`: the body as is, a Buffer of at
+   * most PROVIDER_DOWNLOAD_MAX_BYTES (a file the provider hands over, e.g. a workout's FIT file).
+   */
+  response?: "json" | "bytes";
 }
 
 export interface PullContext extends ProviderClient {

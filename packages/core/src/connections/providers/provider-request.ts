@@ -3,6 +3,8 @@ import { ProviderError, type ProviderRequestInit } from "./connector.ts";
 
 /** A provider that does not answer in this time is a failed attempt (retried later). */
 export const PROVIDER_REQUEST_TIMEOUT_MS = 30_000;
+/** The largest file a connector downloads (`response: "bytes"`); a FIT file of a long day is a few MiB. */
+export const PROVIDER_DOWNLOAD_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface RequestCredentials {
   /** The user's access token (auth `bearer`). */
@@ -13,14 +15,16 @@ export interface RequestCredentials {
 }
 
 /**
- * One call to a provider: JSON or form body, bearer or basic credentials, JSON answer.
+ * One call to a provider: JSON or form body, bearer or basic credentials, JSON answer (or
+ * the body's bytes with `response: "bytes"`).
  * Every refusal becomes a ProviderError by status: 401 refused, 403 permission, 429
  * rate_limited (with Retry-After), anything else failed. Messages name the status and
  * the path, never a body (it may hold health values or tokens).
  */
 export async function providerRequest(url: string | URL, init: ProviderRequestInit, credentials: RequestCredentials): Promise<unknown> {
   const target = new URL(url);
-  const headers: Record<string, string> = { accept: "application/json", ...init.headers };
+  const bytes = init.response === "bytes";
+  const headers: Record<string, string> = { accept: bytes ? "*/*" : "application/json", ...init.headers };
   const auth = init.auth ?? "bearer";
   if (auth === "bearer") {
     if (!credentials.accessToken) throw new ProviderError("refused", "The connection holds no access token.");
@@ -54,6 +58,7 @@ export async function providerRequest(url: string | URL, init: ProviderRequestIn
     void response.body?.cancel().catch(() => {});
     throw providerErrorOfStatus(response.status, where, response.headers.get("retry-after"));
   }
+  if (bytes) return downloaded(response, where);
   if (response.status === 204) return null;
   const text = await response.text();
   if (text === "") return null;
@@ -62,6 +67,26 @@ export async function providerRequest(url: string | URL, init: ProviderRequestIn
   } catch {
     throw new ProviderError("failed", `${where} answered ${response.status} with a body that is not JSON.`, { status: response.status });
   }
+}
+
+/** The body of a download, refused (failed) when it is larger than PROVIDER_DOWNLOAD_MAX_BYTES. */
+async function downloaded(response: Response, where: string): Promise<Buffer> {
+  const tooLarge = () => new ProviderError("failed", `${where} answered a file larger than ${PROVIDER_DOWNLOAD_MAX_BYTES} bytes.`, { status: response.status });
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > PROVIDER_DOWNLOAD_MAX_BYTES) {
+    void response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      total += chunk.byteLength;
+      if (total > PROVIDER_DOWNLOAD_MAX_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The ProviderError of an HTTP status of the provider. */
