@@ -22,6 +22,24 @@ export function procedureInput(path: ProcedurePath): z.ZodObject {
   return input;
 }
 
+/** The zod object a procedure's answer is checked with (its REST response body). */
+export function procedureOutput(path: ProcedurePath): z.ZodObject {
+  const output = (procedureAt(path)._def as { output?: unknown }).output;
+  if (!(output instanceof z.ZodObject)) throw new Error(`Procedure ${path} has no object output`);
+  return output;
+}
+
+/**
+ * The zod object of one item of the array `field` of a procedure's answer: by default the
+ * records of a REST list page `{data, next_cursor}`.
+ */
+export function procedureItem(path: ProcedurePath, field = "data"): z.ZodObject {
+  const items = procedureOutput(path).shape[field];
+  const item = items instanceof z.ZodArray ? items.element : undefined;
+  if (!(item instanceof z.ZodObject)) throw new Error(`Procedure ${path} answers no array of objects in ${field}`);
+  return item;
+}
+
 /** The OpenAPI description of a procedure, reused in the tool's description. */
 export function procedureDescription(path: ProcedurePath): string {
   const meta = procedureAt(path)._def.meta as { openapi?: { description?: string } } | undefined;

@@ -17,5 +17,9 @@ export interface ToolDefinition {
   /** What it returns and when to use it; written for an assistant that never read the spec. */
   description: string;
   inputSchema: z.ZodObject;
+  /** The answer's schema (structuredContent); its field descriptions carry units and scales. */
+  outputSchema: z.ZodObject;
+  /** Offered to tenant API keys only: a user token's tool list leaves it out. */
+  tenantOnly?: boolean;
   run(ctx: McpRequestContext, args: Record<string, unknown>): Promise<ToolRecords>;
 }

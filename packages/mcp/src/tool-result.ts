@@ -3,25 +3,29 @@ import { problemFor } from "@svc/api";
 import { toProblem } from "@svc/core";
 import { TRPCError } from "@trpc/server";
 
-/** What every tool answers, as one JSON text content. */
+/** What every tool answers: as structuredContent, and as the same JSON in one text content. */
 export interface ToolRecords {
-  records: unknown[];
-  /** Pass back as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
   /** True when more records match than this answer holds. */
   truncated: boolean;
-  /** Extra top-level fields of some tools (coverage window and backlog, stats window). */
+  /** Pass back as `cursor` for the next page; null on the last page (and for tools that are not paged). */
+  next_cursor: string | null;
+  /** How to get more, when truncated. */
+  hint?: string;
+  /** The provenance the records share, once per stream. */
+  streams?: unknown[];
+  records: unknown[];
+  /** Extra top-level fields of some tools (the window read, coverage backlog, stats window). */
   [field: string]: unknown;
 }
 
-/** A REST list page `{data, next_cursor}` as a tool answer. */
-export function fromPage(page: { data: unknown[]; next_cursor?: string | null }): ToolRecords {
-  const nextCursor = page.next_cursor ?? null;
-  return { records: page.data, next_cursor: nextCursor, truncated: nextCursor !== null };
-}
-
-export function toolAnswer(records: ToolRecords): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(records) }] };
+/**
+ * The answer: the records as structuredContent (MCP 2025-06-18 and later) and the same JSON as
+ * text for older clients. Records come last, so a reader sees truncated and the hint first.
+ */
+export function toolAnswer(answer: ToolRecords): CallToolResult {
+  const { records, ...rest } = answer;
+  const structuredContent = { ...rest, records };
+  return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
 }
 
 /**

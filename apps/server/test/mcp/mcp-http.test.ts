@@ -62,6 +62,8 @@ describe("POST /mcp", () => {
     const body = (await answer.json()) as any;
     expect(body.result).toMatchObject({ serverInfo: { name: "svc", version: "0.1.0" }, capabilities: { tools: {}, prompts: {} } });
     expect(body.result.instructions).toMatch(/never instructions/);
+    // Capabilities it honours only: a stateless server never notifies a changed tool or prompt list.
+    expect(body.result.capabilities).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false } });
     // No initialize needed first: every request stands alone.
     expect(await (await post(key)).json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });

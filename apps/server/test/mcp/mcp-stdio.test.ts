@@ -40,8 +40,9 @@ describe("svc mcp (stdio launcher)", () => {
     const client = await connectClient(launcher({ SVC_MCP_URL: svc.url, SVC_MCP_KEY: key }));
     try {
       expect((await client.listTools()).tools).toHaveLength(18);
+      expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, prompts: { listChanged: false } });
       expect((await client.listPrompts()).prompts).toHaveLength(12);
-      const steps = await allRecords(client, "get_samples", { user_id: user, type: "step_count" }, 2);
+      const steps = await allRecords(client, "get_samples", { user_id: user, type: "step_count", start: "2026-03-01" }, 2);
       expect(steps.map((sample) => sample.value)).toEqual([100, 101, 102]);
       expect(await refusalOf(client, "get_samples", { type: "step_count" })).toBe("Bad Request: user_id is required with a tenant API key.");
       expect(await client.ping()).toEqual({});
@@ -77,8 +78,8 @@ describe("svc mcp (stdio launcher)", () => {
     const reader = await mintToken(svc, key, user, ["read"]);
     const client = await connectClient(launcher({ SVC_MCP_URL: `${svc.url}/mcp/`, SVC_MCP_KEY: reader }));
     try {
-      expect((await callTool(client, "get_samples", { type: "step_count" })).records).toHaveLength(3);
-      expect(await refusalOf(client, "list_users")).toMatch(/^Forbidden: /);
+      expect((await callTool(client, "get_samples", { type: "step_count", start: "2026-03-01" })).records).toHaveLength(3);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("list_users");
     } finally {
       await client.close();
     }

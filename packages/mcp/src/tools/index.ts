@@ -1,3 +1,4 @@
+import type { ReaderPrincipal } from "@svc/core";
 import type { ToolDefinition } from "../tool-definition.ts";
 import { getCoverage } from "./get-coverage.ts";
 import { getEcgRecordings } from "./get-ecg-recordings.ts";
@@ -41,3 +42,8 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   listConnections,
   listWebhooks,
 ];
+
+/** The tools a caller is offered: a user token does not see the tenant-only ones. */
+export function toolsFor(principal: ReaderPrincipal): readonly ToolDefinition[] {
+  return principal.kind === "tenant" ? MCP_TOOLS : MCP_TOOLS.filter((tool) => !tool.tenantOnly);
+}
