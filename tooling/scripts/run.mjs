@@ -104,10 +104,11 @@ switch (command) {
     runForeground(node, ["--enable-source-maps", "apps/cli/dist/main.js", ...args]);
     break;
   case "test":
-    // The browser tests of the console and the share viewer load their builds.
+    // The browser tests of the console and the share viewer load their builds; the client's
+    // packed-package test packs its build.
     prepare(() => {
       run("turbo", ["run", "generate", "--output-logs=errors-only"]);
-      run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--output-logs=errors-only"]);
+      run("turbo", ["run", "build", "--filter=@svc/console", "--filter=@svc/share-viewer", "--filter=@svc/client", "--output-logs=errors-only"]);
     });
     // Outside the lock (it takes a while): its generate step is now a cache hit, which turbo
     // restores without rewriting unchanged files, so it only reads.

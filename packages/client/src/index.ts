@@ -1,6 +1,7 @@
+// The published entry of @svc/client: the REST client and its helpers, fetch only (Node 20+
+// and browsers). The tRPC client is the workspace-only entry @svc/client/trpc (trpc-client.ts).
 export type { ClientOptions } from "./client-options.ts";
 export { createRestClient, type RestClient } from "./rest-client.ts";
-export { createTrpcClient, type TrpcClient } from "./trpc-client.ts";
 export { paginate, type Page } from "./paginate.ts";
 export { SvcError, problemOf, unwrap, type Problem, type RestResult } from "./problem.ts";
 export { upload, type UploadAnswer, type UploadRoute } from "./upload.ts";

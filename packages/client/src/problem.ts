@@ -1,5 +1,3 @@
-import { TRPCClientError } from "@trpc/client";
-
 /** The RFC 9457 body of every svc error answer. detail never holds a secret or a health value. */
 export interface Problem {
   type: string;
@@ -36,11 +34,15 @@ export async function unwrap<T>(call: RestResult<T> | Promise<RestResult<T>>): P
   return data as T;
 }
 
-/** The problem behind an error of either client (SvcError or a TRPCClientError); undefined for others. */
+/**
+ * The problem behind an error of either client (SvcError, or the TRPCClientError of the
+ * workspace's tRPC client, recognised by its name so this entry needs no @trpc/client);
+ * undefined for others.
+ */
 export function problemOf(error: unknown): Problem | undefined {
   if (error instanceof SvcError) return error.problem;
-  if (error instanceof TRPCClientError) {
-    const problem = (error.data as { problem?: unknown } | undefined)?.problem;
+  if (error instanceof Error && error.name === "TRPCClientError") {
+    const problem = (error as { data?: { problem?: unknown } | null }).data?.problem;
     return isProblem(problem) ? problem : undefined;
   }
   return undefined;

@@ -9,9 +9,11 @@ import { createRetryingFetch } from "./retrying-fetch.ts";
 export type TrpcClient = TRPCClient<AppRouter>;
 
 /**
- * A typed client of /trpc. Every call is its own request: a batch that crosses a rate limit
- * answers 207 with some calls refused, which no retry on 429 would see. Each mutation carries
- * its own Idempotency-Key: pass one as `{ context: { idempotencyKey } }` or get a fresh one per call.
+ * A typed client of /trpc, for code inside this workspace (`@svc/client/trpc`): typed by
+ * @svc/api's AppRouter, it is left out of the published package, whose client is the REST one.
+ * Every call is its own request: a batch that crosses a rate limit answers 207 with some calls
+ * refused, which no retry on 429 would see. Each mutation carries its own Idempotency-Key:
+ * pass one as `{ context: { idempotencyKey } }` or get a fresh one per call.
  */
 export function createTrpcClient(options: ClientOptions): TrpcClient {
   const url = `${withoutTrailingSlash(options.baseUrl)}/trpc`;

@@ -4,7 +4,6 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   createRestClient,
-  createTrpcClient,
   paginate,
   problemOf,
   SvcError,
@@ -12,8 +11,8 @@ import {
   upload,
   type Fetch,
   type RestClient,
-  type TrpcClient,
 } from "../src/index.ts";
+import { createTrpcClient, type TrpcClient } from "../src/trpc-client.ts";
 import { startLiveService, type LiveService } from "./helpers/live-service.ts";
 
 let svc: LiveService;

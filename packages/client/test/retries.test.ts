@@ -2,7 +2,8 @@
 // calls are repeated, that a repeat carries the same Idempotency-Key, Retry-After read in
 // both forms, and the bound on attempts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createRestClient, createTrpcClient, unwrap, type RestClient, type TrpcClient } from "../src/index.ts";
+import { createRestClient, unwrap, type RestClient } from "../src/index.ts";
+import { createTrpcClient, type TrpcClient } from "../src/trpc-client.ts";
 import { startFlakyProxy, type FlakyProxy } from "./helpers/flaky-proxy.ts";
 import { startLiveService, type LiveService } from "./helpers/live-service.ts";
 

@@ -7,17 +7,16 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   createRestClient,
-  createTrpcClient,
   unwrap,
   upload,
   verifyWebhook,
   WebhookVerificationError,
   type RestClient,
-  type TrpcClient,
   type WebhookEvent,
   type WebhookEventData,
   type WebhookEventType,
 } from "../src/index.ts";
+import { createTrpcClient, type TrpcClient } from "../src/trpc-client.ts";
 import { startLiveService, type LiveService } from "./helpers/live-service.ts";
 
 let svc: LiveService;
