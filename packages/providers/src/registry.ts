@@ -16,9 +16,10 @@ import { provider as polar } from "./polar/connector.ts";
 import { provider as strava } from "./strava/connector.ts";
 import { provider as garmin } from "./garmin/connector.ts";
 import { provider as wahoo } from "./wahoo/connector.ts";
+import { provider as suunto } from "./suunto/connector.ts";
 
 /**
  * Every provider of this build, in the order GET /v1/providers lists them. A provider is
  * one folder with a `provider.ts` descriptor; add it here.
  */
-export const PROVIDER_REGISTRY = providerCatalogOf([appleHealth, healthConnect, xiaomi, activityFiles, bluetooth, selfReport, oura, demo, dexcom, fitbit, googleHealth, whoop, withings, polar, strava, garmin, wahoo]);
+export const PROVIDER_REGISTRY = providerCatalogOf([appleHealth, healthConnect, xiaomi, activityFiles, bluetooth, selfReport, oura, demo, dexcom, fitbit, googleHealth, whoop, withings, polar, strava, garmin, wahoo, suunto]);

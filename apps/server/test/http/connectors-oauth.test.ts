@@ -109,6 +109,16 @@ const CASES: ConnectorCase[] = [
     },
   },
   {
+    slug: "suunto",
+    // Every API call carries the application's subscription key; the username is in the token answer.
+    keys: { SUBSCRIPTION_KEY: "suunto-subscription-key" },
+    tokenAnswer: ({ access, refresh }) => ({ ...fixture("suunto", "token.json"), access_token: access, refresh_token: refresh }),
+    api(url) {
+      if (url.pathname === "/v3/workouts") return json({ error: null, metadata: {}, payload: [] });
+      return json([]);
+    },
+  },
+  {
     slug: "garmin",
     tokenAnswer: ({ access, refresh }) => ({ ...fixture("garmin", "token-response.json"), access_token: access, refresh_token: refresh }),
     api(url) {

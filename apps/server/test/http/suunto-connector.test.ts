@@ -1,0 +1,143 @@
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fixturesDir, waitUntil } from "@svc/testing";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../helpers/records.ts";
+import { FAST_SYNC, SYNCTEST_ENV } from "../helpers/sync-provider.ts";
+import { startTestService, type TestService } from "../helpers/test-service.ts";
+
+// The Suunto connector end to end through the service, Suunto's hosts played by msw: connect,
+// the backfill (workout list, the ride's FIT file downloaded and decoded by the activity-file
+// pipeline into a workout with its route, the daily statistics), the signed WORKOUT_CREATED
+// webhook queuing a pull, and disconnect with erasure (the grant deauthorized at Suunto, the
+// records gone). The OAuth round trip and refresh are in connectors-oauth.test.ts.
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../packages/providers/test/fixtures/suunto/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
+const FIT = readFileSync(join(fixturesDir(), "fitparse_garmin-edge-820-bike.fit"));
+
+const AUTH = "https://suunto.auth.test";
+const API = "https://suunto.api.test";
+const SUBSCRIPTION_KEY = "suunto-subscription-9f3e";
+const NOTIFICATION_SECRET = "suunto-notification-secret-4a1d";
+const RIDE = "5f1c2a9e8b7d6c5a4f3e2d1c";
+
+const ENV: Record<string, string> = {
+  SVC_ENCRYPTION_KEY: SYNCTEST_ENV.SVC_ENCRYPTION_KEY,
+  SVC_SUUNTO_CLIENT_ID: "suunto-client-id",
+  SVC_SUUNTO_CLIENT_SECRET: "suunto-client-secret",
+  SVC_SUUNTO_SUBSCRIPTION_KEY: SUBSCRIPTION_KEY,
+  SVC_SUUNTO_NOTIFICATION_SECRET: NOTIFICATION_SECRET,
+  SVC_SUUNTO_AUTHORIZE_URL: `${AUTH}/oauth/authorize`,
+  SVC_SUUNTO_TOKEN_URL: `${AUTH}/oauth/token`,
+  SVC_SUUNTO_DEAUTHORIZE_URL: `${AUTH}/oauth/deauthorize`,
+  SVC_SUUNTO_API_URL: API,
+};
+
+const DAY_MS = 86_400_000;
+/** The list's first two workouts moved to two days ago (inside the backfill), the ride keeping its FIT file. */
+function recentWorkouts() {
+  const list = fixture("workouts.json") as { payload: Array<Record<string, unknown>> };
+  const start = Date.now() - 2 * DAY_MS;
+  return { ...list, payload: list.payload.slice(0, 2).map((workout, index) => ({ ...workout, startTime: start + index * 3_600_000, stopTime: start + index * 3_600_000 + ((workout.stopTime as number) - (workout.startTime as number)) })) };
+}
+/** The daily statistics moved to yesterday (UTC). */
+function recentStatistics() {
+  const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
+  return [
+    { Name: "stepcount", Aggregation: "sum", Sources: [{ Name: "suunto-247-test", Samples: [{ TimeISO8601: `${yesterday}T00:00:00.000`, Value: 10450 }] }] },
+  ];
+}
+
+const seen = { api: [] as Array<{ method: string; path: string; authorization: string | null; subscriptionKey: string | null }>, deauthorized: [] as Array<string | null> };
+const msw = setupServer(
+  http.post(`${AUTH}/oauth/token`, () => HttpResponse.json({ ...fixture("token.json"), access_token: "suunto-access-1", refresh_token: "suunto-refresh-1" })),
+  http.get(`${AUTH}/oauth/deauthorize`, ({ request }) => {
+    seen.deauthorized.push(request.headers.get("authorization"));
+    return new HttpResponse(null, { status: 200 });
+  }),
+  http.all(`${API}/*`, ({ request }) => {
+    const url = new URL(request.url);
+    seen.api.push({ method: request.method, path: url.pathname, authorization: request.headers.get("authorization"), subscriptionKey: request.headers.get("ocp-apim-subscription-key") });
+    if (url.pathname === "/v3/workouts") return HttpResponse.json(recentWorkouts());
+    if (url.pathname === `/v3/workouts/${RIDE}/fit`) return new HttpResponse(FIT, { headers: { "content-type": "application/octet-stream" } });
+    if (url.pathname === "/247samples/daily-activity-statistics") return HttpResponse.json(recentStatistics());
+    return new HttpResponse(null, { status: 404 });
+  }),
+);
+
+let svc: TestService;
+let key: string;
+let userId: string;
+
+beforeAll(async () => {
+  msw.listen({ onUnhandledRequest: "bypass" });
+  svc = await startTestService(ENV, { syncSettings: { ...FAST_SYNC, backfillQuotaShare: 1 } });
+  key = (await svc.createTenant()).api_key;
+});
+afterAll(async () => {
+  await svc?.stop();
+  msw.close();
+});
+
+const OPEN_RUN = ["queued", "running", "retrying", "rate_limited"];
+const runsOf = (trigger: "backfill" | "notification") => svc.db.syncRun.findMany({ where: { userId, provider: "suunto", trigger } });
+const runsFinished = async (trigger: "backfill" | "notification") => {
+  const runs = await runsOf(trigger);
+  return runs.length > 0 && runs.every((run) => !OPEN_RUN.includes(run.status));
+};
+
+describe("suunto through the service", () => {
+  it("connects and backfills: the ride from its FIT file with its route, the run from its summary, the day's steps", async () => {
+    userId = await createUser(svc, key);
+    const started = await svc.call(`/v1/users/${userId}/connections/suunto`, { key, body: {} });
+    expect(started.status, started.text).toBe(200);
+    const state = new URL(started.body.authorize_url).searchParams.get("state")!;
+    const callback = await fetch(`${svc.url}/oauth/suunto/callback?${new URLSearchParams({ code: "suunto-code", state })}`, { redirect: "manual" });
+    expect(callback.status, await callback.text()).toBe(200);
+    const connection = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: "suunto" } });
+    expect(connection).toMatchObject({ status: "active", providerUserId: "fjelltrail_88" });
+
+    await waitUntil(() => runsFinished("backfill"), 30_000, "the backfill");
+    expect((await runsOf("backfill")).map((run) => run.status)).toEqual(["succeeded"]);
+    expect(seen.api.every((call) => call.authorization === "Bearer suunto-access-1" && call.subscriptionKey === SUBSCRIPTION_KEY)).toBe(true);
+    await waitUntil(async () => (await svc.db.workout.count({ where: { userId, provider: "suunto" } })) === 2, 30_000, "the workouts");
+
+    const rows = await svc.db.workout.findMany({ where: { userId, provider: "suunto" }, orderBy: { startDate: "asc" } });
+    const ride = rows.find((row) => row.externalId === RIDE);
+    const run = rows.find((row) => row.externalId !== RIDE);
+    // The ride's times come from its FIT file; the run's from its summary.
+    expect(ride).toMatchObject({ activityType: "cycling", startDate: new Date("2017-06-12T16:10:15Z"), distanceMeters: 457.12 });
+    expect(run).toMatchObject({ externalId: "5f1a7b3c2d4e5f6a7b8c9d0e", activityType: "other", durationSeconds: 3240, distanceMeters: 8420.5 });
+    const route = await svc.call(`/v1/users/${userId}/workouts/${ride!.id}/route`, { key });
+    expect(route.status, route.text).toBe(200);
+    expect(route.body.data.length).toBe(15);
+    await waitUntil(async () => (await svc.db.dailySummary.count({ where: { userId, provider: "suunto" } })) === 1, 30_000, "the daily summary");
+  });
+
+  it("a signed WORKOUT_CREATED queues a pull for that user; a wrong signature is refused", async () => {
+    const body = JSON.stringify(fixture("webhook-workout-created.json"));
+    const post = (signature: string) => fetch(`${svc.url}/providers/suunto/notifications`, { method: "POST", headers: { "content-type": "application/json", "x-hmac-sha256-signature": signature }, body });
+    expect((await post(createHmac("sha256", "guessed").update(body).digest("hex"))).status).toBe(401);
+    expect(await svc.db.syncRun.count({ where: { userId, trigger: "notification" } })).toBe(0);
+
+    const answer = await post(createHmac("sha256", NOTIFICATION_SECRET).update(body).digest("hex"));
+    expect(answer.status, await answer.text()).toBe(200);
+    await waitUntil(() => runsFinished("notification"), 30_000, "the notification pull");
+    const [run] = await runsOf("notification");
+    expect(run).toMatchObject({ status: "succeeded", dataType: "workouts" });
+    expect(run!.windowStart).toEqual(new Date(1497283815000 - DAY_MS));
+  });
+
+  it("disconnecting with delete_data deauthorizes the grant at Suunto and erases the records", async () => {
+    const answer = await svc.call(`/v1/users/${userId}/connections/suunto?delete_data=true`, { key, method: "DELETE" });
+    expect(answer.status, answer.text).toBe(202);
+    await waitUntil(async () => (await svc.db.deletionJob.findUnique({ where: { id: answer.body.job_id } }))?.status === "done", 30_000, "the erasure");
+    await waitUntil(() => seen.deauthorized.length > 0, 10_000, "the deauthorization");
+    expect(seen.deauthorized).toEqual(["Bearer suunto-access-1"]);
+    expect(await svc.db.workout.count({ where: { userId, provider: "suunto" } })).toBe(0);
+    expect(await svc.db.dailySummary.count({ where: { userId, provider: "suunto" } })).toBe(0);
+  });
+});
