@@ -17,9 +17,11 @@ import { provider as strava } from "./strava/connector.ts";
 import { provider as garmin } from "./garmin/connector.ts";
 import { provider as wahoo } from "./wahoo/connector.ts";
 import { provider as suunto } from "./suunto/connector.ts";
+import { provider as huaweiHealth } from "./huawei_health/connector.ts";
+import { provider as ultrahuman } from "./ultrahuman/connector.ts";
 
 /**
  * Every provider of this build, in the order GET /v1/providers lists them. A provider is
  * one folder with a `provider.ts` descriptor; add it here.
  */
-export const PROVIDER_REGISTRY = providerCatalogOf([appleHealth, healthConnect, xiaomi, activityFiles, bluetooth, selfReport, oura, demo, dexcom, fitbit, googleHealth, whoop, withings, polar, strava, garmin, wahoo, suunto]);
+export const PROVIDER_REGISTRY = providerCatalogOf([appleHealth, healthConnect, xiaomi, activityFiles, bluetooth, selfReport, oura, demo, dexcom, fitbit, googleHealth, whoop, withings, polar, strava, garmin, wahoo, suunto, ultrahuman, huaweiHealth]);

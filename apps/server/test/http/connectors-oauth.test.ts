@@ -119,6 +119,31 @@ const CASES: ConnectorCase[] = [
     },
   },
   {
+    slug: "ultrahuman",
+    // The user's id comes from user_info; a day without data is an empty metric list.
+    tokenAnswer: ({ access, refresh }) => ({ ...fixture("ultrahuman", "token.json"), access_token: access, refresh_token: refresh }),
+    api(url) {
+      if (url.pathname.endsWith("/user_data/user_info")) return json(fixture("ultrahuman", "user-info.json"));
+      return json({ data: { metric_data: [] } });
+    },
+  },
+  {
+    slug: "huawei_health",
+    clientId: "104857600",
+    refreshAnswersNewRefreshToken: false,
+    tokenAnswer: ({ access, refresh, grant }) => ({
+      ...fixture("huawei_health", "token.json"),
+      access_token: access,
+      // HUAWEI ID answers a refresh with a new access token only.
+      ...(grant === "authorization_code" ? { refresh_token: refresh } : { refresh_token: undefined }),
+    }),
+    api(url) {
+      // getTokenInfo (the tokenInfo address, here the API host's root) names the user's open_id.
+      if (url.pathname === "/") return json(fixture("huawei_health", "token-info.json"));
+      return json({ group: [] });
+    },
+  },
+  {
     slug: "garmin",
     tokenAnswer: ({ access, refresh }) => ({ ...fixture("garmin", "token-response.json"), access_token: access, refresh_token: refresh }),
     api(url) {
