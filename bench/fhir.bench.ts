@@ -3,13 +3,16 @@
 // HRV, SpO2, respiratory rate, blood pressure pairs, weight, sleep, workouts, daily summaries,
 // ECG recordings with voltages, meals). Each figure is a page of 100 Observations, as the
 // route builds it (Prisma + our SQL + mapping), beside the equivalent page of 100 heart rate
-// samples from the samples list, as a ratio. Prints figures; asserts nothing.
+// samples from the samples list, as a ratio. Then the /v1/fhir base's search with
+// `date=ge…&date=lt…&_count=100` beside the spec's route with start/end over the same windows
+// (target: no more costly). Prints figures; asserts nothing.
 //   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
 //   BENCH_PG_STATS=1 ...           (after each figure, the statements that took most database time)
 import {
   createTenant,
   createUser,
   listSamples,
+  searchFhirObservations,
   searchObservations,
   writeDailySummaries,
   writeEcgRecordings,
@@ -141,6 +144,47 @@ async function report(title: string, query: Record<string, string>, view: "merge
   console.log(`${title.padEnd(46)} p50 ${ms(pct(times, 0.5))}  p99 ${ms(pct(times, 0.99))}   samples page p50 ${ms(pct(baseline, 0.5))}   ratio ${ratio.toFixed(2)}`);
 }
 
+/**
+ * The base's search with date=ge…&date=lt… beside the spec's route with start/end, over the same
+ * two-day windows, the two calls of each window in turn (which goes first alternates), so cache
+ * warmth favours neither. The base resolves the patient with a tenant key as the route does.
+ */
+async function reportBaseSearch(view: "merged" | "all") {
+  const principal = { kind: "tenant" as const, tenantId, keyId: "bench" };
+  const base = { baseUrl: "https://svc.example/v1/fhir", codeSystemBase: settings.codeSystemBase };
+  const spec = (start: string, end: string) => searchObservations(db, user, { start, end, view, limit: 100 }, settings);
+  const fhir = (start: string, end: string) =>
+    searchFhirObservations(db, principal, { patient: `Patient/${user}`, date: [`ge${start}`, `lt${end}`], _count: "100", view }, { strict: false }, base);
+  const time = async (run: () => Promise<unknown>) => {
+    const started = performance.now();
+    await run();
+    return performance.now() - started;
+  };
+  const specTimes: number[] = [];
+  const baseTimes: number[] = [];
+  for (let i = 0; i <= iterations; i++) {
+    const start = randomStart();
+    const end = new Date(Date.parse(start) + 2 * DAY).toISOString();
+    const pair = i % 2 === 0 ? [await time(() => spec(start, end)), await time(() => fhir(start, end))] : [await time(() => fhir(start, end)), await time(() => spec(start, end))].reverse();
+    if (i === 0) continue; // warm-up
+    specTimes.push(pair[0]!);
+    baseTimes.push(pair[1]!);
+  }
+  for (const times of [specTimes, baseTimes]) times.sort((a, b) => a - b);
+  console.log(`spec route, start/end, limit 100, view ${view}`.padEnd(46), `p50 ${ms(pct(specTimes, 0.5))}  p99 ${ms(pct(specTimes, 0.99))}`);
+  console.log(
+    `/v1/fhir date=ge&date=lt&_count=100, ${view}`.padEnd(46),
+    `p50 ${ms(pct(baseTimes, 0.5))}  p99 ${ms(pct(baseTimes, 0.99))}   ratio to the spec route ${(pct(baseTimes, 0.5) / pct(specTimes, 0.5)).toFixed(2)}`,
+  );
+  // Newest first: the latest 100 (the data ends almost a year before now), and 100 before a random time.
+  const newest = (extra: Record<string, string | string[]>) =>
+    searchFhirObservations(db, principal, { patient: user, _sort: "-date", _count: "100", view, ...extra }, { strict: false }, base);
+  const latest = await timed(() => newest({}));
+  const before = await timed(() => newest({ date: `lt${randomStart()}` }));
+  console.log(`/v1/fhir _sort=-date&_count=100, latest, ${view}`.padEnd(46), `p50 ${ms(pct(latest, 0.5))}  p99 ${ms(pct(latest, 0.99))}`);
+  console.log(`/v1/fhir _sort=-date&_count=100, date=lt, ${view}`.padEnd(46), `p50 ${ms(pct(before, 0.5))}  p99 ${ms(pct(before, 0.99))}`);
+}
+
 for (const view of ["merged", "all"] as const) {
   const baseline = await samplesPage(view);
   console.log(`page of 100 heart rate samples (GET /samples), view ${view}: p50 ${ms(pct(baseline, 0.5))}  p99 ${ms(pct(baseline, 0.99))}`);
@@ -148,6 +192,7 @@ for (const view of ["merged", "all"] as const) {
   await report(`FHIR page of 100, type=heart_rate, view ${view}`, { type: "heart_rate" }, view, baseline);
   await report(`FHIR page of 100, category=vital-signs, view ${view}`, { category: "vital-signs" }, view, baseline);
   await report(`FHIR page of 100, ECG recordings, view ${view}`, { code: "http://loinc.org|11524-6" }, view, baseline);
+  await reportBaseSearch(view);
   console.log();
 }
 

@@ -24,7 +24,7 @@ export const MAY_IMPORT: Record<Domain, readonly Domain[]> = {
   identity: ["platform"],
   events: ["platform"],
   records: ["platform", "identity", "events"],
-  fhir: ["platform", "records"],
+  fhir: ["platform", "identity", "records"],
   sharing: ["platform", "identity", "events", "records", "fhir"],
   ingest: ["platform", "identity", "events", "records", "sharing"],
   connections: ["platform", "identity", "events", "records", "ingest"],

@@ -85,6 +85,11 @@ function indexPage(document: Document, tagPages: Array<{ tag: string; file: stri
     "Errors are `application/problem+json` bodies ([errors](../errors.md)); every operation takes a",
     "bearer secret ([tokens and keys](../tokens.md)).",
     "",
+    "For client generators: every request and answer body is a named schema ([shared schemas](schemas.md)),",
+    "so a generated client has one type per name; the upload operations also take their bodies as",
+    "`application/octet-stream`; the events svc posts to webhook endpoints are the document's `webhooks`",
+    "([events](../events.md)).",
+    "",
   ];
   for (const page of tagPages) {
     lines.push(`## ${page.tag}`, "", "| Operation | Summary |", "| --- | --- |");

@@ -31,11 +31,11 @@ export function eventsPage(notice: string): string {
   ];
   for (const [type, event] of Object.entries(EVENT_CATALOG)) {
     const schema = z.toJSONSchema(event.data, { io: "output" }) as { properties?: Record<string, JsonSchema>; required?: string[] };
-    lines.push(`## ${type}`, "", "| Field | Type | Always present |", "| --- | --- | --- |");
+    lines.push(`## ${type}`, "", event.sentWhen, "", "| Field | Type | Always present |", "| --- | --- | --- |");
     for (const [name, field] of Object.entries(schema.properties ?? {})) {
       lines.push(`| \`${name}\` | ${typeOf(field)} | ${schema.required?.includes(name) ? "yes" : "no"} |`);
     }
-    const sample = { id: "00000000-0000-0000-0000-0000000000e1", type, timestamp: "2026-01-02T03:04:05.000Z", data: event.sample };
+    const sample = { id: "00000000-0000-4000-8000-0000000000e1", type, timestamp: "2026-01-02T03:04:05.000Z", data: event.sample };
     lines.push("", "```json", JSON.stringify(sample, null, 2), "```", "");
   }
   return lines.join("\n");

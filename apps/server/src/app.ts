@@ -13,6 +13,7 @@ import { requestId } from "./request-id.ts";
 import { routeRequestSpan, traceRequests } from "./trace-requests.ts";
 import { restBodies } from "./rest-bodies.ts";
 import { restProblemBodies } from "./rest-problem-bodies.ts";
+import { fhirFormats, fhirNotFound } from "./fhir/fhir-answers.ts";
 import { ingestRouter } from "./uploads/ingest-router.ts";
 import { oauthCallbackRouter } from "./oauth/callback-router.ts";
 import { connectRouter } from "./connect/connect-router.ts";
@@ -95,6 +96,8 @@ export function createApp({ deps, logger, readiness, publicUrl, httpMetrics = fa
     "/v1",
     restBodies,
     restProblemBodies,
+    // The FHIR base answers JSON only (406 otherwise).
+    fhirFormats,
     (req, _res, next) => {
       // trpc-to-openapi matches on the full path.
       req.url = req.originalUrl;
@@ -129,6 +132,8 @@ export function createApp({ deps, logger, readiness, publicUrl, httpMetrics = fa
     }),
   );
 
+  // A path of the FHIR base no procedure took: an OperationOutcome for a FHIR client.
+  app.use("/v1/fhir", fhirNotFound);
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "@svc/core";
+import { FHIR_BASE_PATH, FHIR_CONTENT_TYPE, operationOutcome, problemWithOperationOutcome, wantsFhir } from "./fhir/fhir-answers.ts";
 
 /**
  * trpc-to-openapi writes error answers as JSON with its own fields around our error
@@ -12,10 +13,15 @@ export const restProblemBodies: RequestHandler = (req, res, next) => {
     if (res.statusCode >= 400 && typeof chunk === "string" && !res.headersSent) {
       const problem = problemIn(chunk);
       if (problem) {
-        res.setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
         const answer = { ...problem, status: res.statusCode, request_id: req.requestId };
-        const body = FHIR_PATH.test(req.originalUrl) ? withOperationOutcome(answer) : answer;
-        return end(JSON.stringify(body), ...rest);
+        // A FHIR client of the base reads a plain OperationOutcome (fhir/fhir-answers.ts).
+        if (FHIR_BASE_PATH.test(req.originalUrl) && wantsFhir(req)) {
+          res.setHeader("Content-Type", FHIR_CONTENT_TYPE);
+          return end(JSON.stringify(operationOutcome(answer)), ...rest);
+        }
+        res.setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
+        const fhir = FHIR_PATH.test(req.originalUrl) || FHIR_BASE_PATH.test(req.originalUrl);
+        return end(JSON.stringify(fhir ? problemWithOperationOutcome(answer) : answer), ...rest);
       }
     }
     return end(chunk, ...rest);
@@ -23,18 +29,8 @@ export const restProblemBodies: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Routes answered to FHIR clients: /v1/users/{id}/fhir/... */
+/** Routes answered to FHIR clients: the spec's search, /v1/users/{id}/fhir/... */
 const FHIR_PATH = /^\/v1\/users\/[^/]+\/fhir\//;
-
-/**
- * A FHIR client reads an error body as an OperationOutcome: the problem also carries
- * `resourceType` and `issue` (RFC 9457 allows extension members), so both kinds of client
- * read the same answer.
- */
-function withOperationOutcome(problem: Problem) {
-  const code = problem.status === 401 ? "login" : problem.status === 403 ? "forbidden" : problem.status === 404 ? "not-found" : problem.status >= 500 ? "exception" : "invalid";
-  return { resourceType: "OperationOutcome", ...problem, issue: [{ severity: "error", code, diagnostics: problem.detail }] };
-}
 
 function problemIn(body: string): Problem | undefined {
   try {

@@ -13,6 +13,8 @@ export interface ApiContext {
   principal?: Principal | undefined;
   /** The Idempotency-Key header, when sent. */
   idempotencyKey: string | undefined;
+  /** The Prefer header, when sent (the FHIR base reads `handling=strict` from it). */
+  prefer?: string | undefined;
   /** Status and headers a procedure sets on its answer (REST only honours the status). */
   response: { status?: number; headers: Record<string, string> };
 }
@@ -29,6 +31,7 @@ export function createApiContext(input: {
     requestId: input.requestId,
     authorization: input.header("authorization"),
     idempotencyKey: input.header("idempotency-key"),
+    prefer: input.header("prefer"),
     response: { headers: {} },
   };
 }

@@ -1,4 +1,4 @@
-import { UPLOAD_ROUTES, type UploadFormat, type UploadRouteName } from "@svc/providers/upload-routes";
+import { OCTET_STREAM, UPLOAD_ROUTES, type UploadFormat, type UploadRoute, type UploadRouteName } from "@svc/providers/upload-routes";
 
 /** What each upload format's body is, for /openapi.yaml (the full line formats are in docs/reference/upload-formats.md). */
 const FORMAT_BODIES: Record<UploadFormat, string> = {
@@ -8,19 +8,21 @@ const FORMAT_BODIES: Record<UploadFormat, string> = {
   "health-connect-ndjson": "Android Health Connect records as NDJSON, one record per line with its recordType and Health Connect's property names, gzip or plain.",
   "xiaomi-csv": "Rows of a Mi Fitness or Zepp data copy: a `# <family>:<file>` line, optionally `# timezone: <IANA zone>`, then the CSV header and rows as the app exports them.",
   "activity-files-base64":
-    "One FIT, GPX or TCX file per line, base64, so one request carries several files. A file's own bytes (application/octet-stream, a FIT file as it is) are refused: 415 for another Content-Type, 400 for raw bytes sent as text/plain.",
+    "One FIT, GPX or TCX file per line, base64, so one request carries several files. A file's own bytes (a FIT file as it is) are refused: 415 as application/octet-stream or another Content-Type, 400 as text/plain.",
   "bluetooth-ndjson": "One standard Bluetooth health measurement per line: its characteristic, the value in hex, and its arrival time.",
 };
 
-const UPLOAD_ANSWER = {
-  type: "object",
+/** The 202 answer of every upload route: components.schemas.UploadAccepted. */
+export const UPLOAD_ACCEPTED = {
+  type: "object" as const,
+  description: "An upload stored raw; its records are written by a background job.",
   required: ["upload_id", "status", "byte_size", "sha256", "received_at"],
   properties: {
-    upload_id: { type: "string", format: "uuid", description: "The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header)." },
-    status: { type: "string", const: "accepted", description: "Stored raw; its records are written by a background job." },
-    byte_size: { type: "integer" },
-    sha256: { type: "string", description: "SHA-256 of the body as sent." },
-    received_at: { type: "string", format: "date-time" },
+    upload_id: { type: "string" as const, format: "uuid", description: "The stored raw object; follow it at GET /v1/ingest/uploads/{upload_id} (the Location header)." },
+    status: { type: "string" as const, const: "accepted", description: "Stored raw; its records are written by a background job." },
+    byte_size: { type: "integer" as const },
+    sha256: { type: "string" as const, description: "SHA-256 of the body as sent." },
+    received_at: { type: "string" as const, format: "date-time" },
   },
 };
 
@@ -31,7 +33,7 @@ const ERRORS: Record<string, string> = {
   "409": "The user's data of this provider is being erased, or an upload with this Idempotency-Key is still arriving",
   "410": "The user's deletion started while this upload arrived; nothing was kept",
   "413": "The body is larger than this route takes",
-  "415": "Content-Type is not one this route takes",
+  "415": "Content-Type is not one this route takes, or the bytes of an application/octet-stream body are a kind it refuses (a FIT, GPX or TCX file's own bytes)",
   "422": "This Idempotency-Key was used for other bytes",
   "429": "Too many uploads of the user in flight, or the rate limit of the user's tokens is reached; see Retry-After",
   "503": "The database or the raw store is unavailable for a moment, or the upload was dropped after its bytes stopped arriving; see Retry-After",
@@ -41,8 +43,9 @@ const ERRORS: Record<string, string> = {
 export function uploadPaths(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const name of Object.keys(UPLOAD_ROUTES) as UploadRouteName[]) {
-    const route = UPLOAD_ROUTES[name];
-    const content: Record<string, unknown> = {};
+    const route: UploadRoute = UPLOAD_ROUTES[name];
+    // Bytes first: generators that pick one media type per operation then send any body of the route.
+    const content: Record<string, unknown> = { [OCTET_STREAM]: { schema: { type: "string", format: "binary", description: route.bytes.description } } };
     for (const { format, contentTypes } of route.formats) {
       for (const type of contentTypes) content[type] = { schema: { type: "string", contentMediaType: type, description: FORMAT_BODIES[format] } };
     }
@@ -70,7 +73,7 @@ export function uploadPaths(): Record<string, unknown> {
               Location: { schema: { type: "string" }, description: "/v1/ingest/uploads/{upload_id}: follow the upload until its records are written." },
               "Idempotent-Replayed": { schema: { type: "string", const: "true" }, description: "Set on a repeat." },
             },
-            content: { "application/json": { schema: UPLOAD_ANSWER } },
+            content: { "application/json": { schema: { $ref: "#/components/schemas/UploadAccepted" } } },
           },
           ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { description }])),
         },

@@ -1,11 +1,15 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { uploadPaths } from "./openapi-uploads.ts";
+import { OPENAPI_COMPONENTS } from "./openapi-components.ts";
+import { finishSchemas } from "./openapi-schemas.ts";
+import { UPLOAD_ACCEPTED, uploadPaths } from "./openapi-uploads.ts";
+import { eventComponents, webhookPathItems } from "./openapi-webhooks.ts";
 import { appRouter } from "./router.ts";
 import type { SvcMeta } from "./trpc.ts";
 
 export const API_VERSION = "0.1.0";
 
-type Operation = { responses?: Record<string, unknown> };
+type Described = { description?: string; $ref?: string };
+type Operation = { responses?: Record<string, unknown>; parameters?: Array<{ description?: string; schema?: Described }>; security?: unknown[] };
 
 const PROBLEM_SCHEMA = {
   type: "object" as const,
@@ -21,10 +25,13 @@ const PROBLEM_SCHEMA = {
 };
 
 /**
- * The OpenAPI 3.1 document of this build, generated from the router. Two things are
- * added after generation: every error answer is an application/problem+json Problem
- * worded by its own procedure's errorResponses (statuses every operation can answer added),
- * a procedure's successStatus (201, 202, 204) replaces the generator's 200, and a 204 has no content.
+ * The OpenAPI 3.1 document of this build, generated from the router, with the schemas of
+ * openapi-components.ts and of every webhook event named. Added after generation: the upload
+ * routes and the `webhooks` (one per event type); every error answer is an
+ * application/problem+json Problem worded by its own procedure's errorResponses (statuses
+ * every operation can answer added); a procedure's successStatus (201, 202, 204) replaces the
+ * generator's 200, and a 204 has no content; then the schemas are finished for client
+ * generators (openapi-schemas.ts).
  */
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
@@ -32,6 +39,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     description:
       "Self-hostable, multi-tenant backend that collects health and fitness data from outside providers, normalizes it, stores it and serves it back.",
     version: API_VERSION,
+    license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     baseUrl,
     securitySchemes: {
       bearer: {
@@ -40,16 +48,22 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
         description: "A tenant API key (svc_sk_…), a user token (svc_ut_…) or an instance admin key (svc_ak_…), per route.",
       },
     },
+    defs: { ...OPENAPI_COMPONENTS, ...eventComponents() },
   });
   document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
+  document.webhooks = webhookPathItems() as OpenAPIObject["webhooks"];
   const metas = routeMetas();
   const errorDescriptionsByRoute = errorDescriptions(metas);
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
+    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA, UploadAccepted: UPLOAD_ACCEPTED },
   };
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
+      // The generator leaves an optional query parameter's description in its schema (or the named schema) only; generators read the parameter's.
+      for (const parameter of operation.parameters ?? []) parameter.description ??= descriptionOf(parameter.schema, document);
+      // A procedure that takes no secret (protect: false) says so, rather than leaving security out.
+      operation.security ??= [];
       const responses = operation.responses ?? {};
       addCommonErrors(responses, method);
       const ownErrors = errorDescriptionsByRoute.get(`${method.toUpperCase()} ${path}`) ?? {};
@@ -86,7 +100,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (responses["204"]) responses["204"] = withoutContent(responses["204"]);
     }
   }
+  finishSchemas(document);
   return document;
+}
+
+function descriptionOf(schema: Described | undefined, document: OpenAPIObject): string | undefined {
+  const named = schema?.$ref?.replace("#/components/schemas/", "");
+  return schema?.description ?? (named ? (document.components?.schemas?.[named] as Described | undefined)?.description : undefined);
 }
 
 /** A 204 answers no body, so neither a media type (the generator gives a void procedure's answer JSON content). */

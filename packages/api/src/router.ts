@@ -25,6 +25,7 @@ import { pipelineRouter } from "./routers/pipeline/router.ts";
 import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { adminTenantsRouter } from "./routers/admin-tenants/router.ts";
 import { fhirRouter } from "./routers/fhir/router.ts";
+import { fhirBaseRouter } from "./routers/fhir-base/router.ts";
 import { consentsRouter } from "./routers/consents/router.ts";
 import { router } from "./trpc.ts";
 
@@ -53,6 +54,7 @@ export const appRouter = router({
   connections: connectionsRouter,
   sync: syncRouter,
   fhir: fhirRouter,
+  fhirBase: fhirBaseRouter,
   pipeline: pipelineRouter,
   adminMirrors: adminMirrorsRouter,
   auditLog: auditLogRouter,

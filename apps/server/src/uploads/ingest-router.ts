@@ -15,13 +15,15 @@ import {
   userDeletedDuringUpload,
   type CoreDeps,
 } from "@svc/core";
-import { UPLOAD_ROUTES, uploadFormatOf, type UploadRoute, type UploadRouteName } from "@svc/providers/upload-routes";
+import { OCTET_STREAM, SNIFF_BYTES, UPLOAD_ROUTES, uploadFormatOf, type UploadFormat, type UploadRoute, type UploadRouteName } from "@svc/providers/upload-routes";
+import { peekBody } from "./peek-body.ts";
 
 const IDEMPOTENCY_KEY = /^.{1,255}$/s;
 
 /**
  * POST /v1/ingest/<route>: the device upload routes. Their bodies are not JSON (gzip
- * NDJSON, CSV, XML, a zip, base64 lines), so they are plain express handlers around the same
+ * NDJSON, CSV, XML, a zip, base64 lines, or any of them as application/octet-stream, told by
+ * their first bytes), so they are plain express handlers around the same
  * core services: admit the upload, store its bytes raw, check them line by line (400
  * naming the line), then accept it (202) and queue its ETL. While the bytes arrive and are
  * checked, the upload's heartbeat shows it alive; without it the upload lapses and is swept.
@@ -43,11 +45,8 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       await deps.rateLimits.consume(caller);
       const principal = requirePrincipalKind(caller, "user");
       if (!principal.scopes.includes("upload")) throw new AppError("forbidden", "This user token lacks scope upload.");
-      const format = uploadFormatOf(name, req.get("content-type"));
-      if (!format) {
-        const takes = `Content-Type must be one of: ${route.formats.flatMap((f) => f.contentTypes).join(", ")}.`;
-        throw new AppError("unsupported_media_type", route.howToSend ? `${takes} ${route.howToSend}` : takes);
-      }
+      const declaredFormat = uploadFormatOf(name, req.get("content-type"));
+      if (!declaredFormat && mediaTypeOf(req.get("content-type")) !== OCTET_STREAM) throw unsupportedMediaType(route);
       const idempotencyKey = req.get("idempotency-key");
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
         throw new AppError("bad_request", "Idempotency-Key must be 1 to 255 characters.");
@@ -55,11 +54,12 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       const declared = Number(req.get("content-length") ?? 0);
       if (declared > route.maxBytes) throw tooLarge(route.maxBytes);
 
+      const { format, body } = declaredFormat ? { format: declaredFormat, body: bodyOf(req) } : await formatOfBytes(route, bodyOf(req));
       const target = { userId: principal.userId, provider: route.provider, format, contentType: req.get("content-type") ?? "" };
       const upload = { ...(await beginUpload(deps, principal.tenantId, target)), userId: principal.userId, provider: route.provider, idempotencyKey };
       const heartbeat = startUploadHeartbeat(deps, upload.rawObjectId);
       try {
-        const stored = await deps.rawStore.write(upload.storageKey, heartbeat.watch(bodyOf(req)), route.maxBytes);
+        const stored = await deps.rawStore.write(upload.storageKey, heartbeat.watch(body), route.maxBytes);
         // The parsers load at the first upload: an API process that takes none never holds them.
         const { checkUpload } = await import("@svc/providers");
         await checkUpload(format, rawObjectSource(deps.rawStore, upload.storageKey, stored.byteSize));
@@ -84,6 +84,23 @@ function ingest(deps: CoreDeps, name: UploadRouteName): RequestHandler {
       next(error);
     }
   };
+}
+
+/** 415 naming the media types the route takes, and how to send its body when it says so. */
+function unsupportedMediaType(route: UploadRoute): AppError {
+  const takes = `Content-Type must be one of: ${[...route.formats.flatMap((f) => f.contentTypes), OCTET_STREAM].join(", ")}.`;
+  return new AppError("unsupported_media_type", route.howToSend ? `${takes} ${route.howToSend}` : takes);
+}
+
+/** The media type of a Content-Type, without parameters, lower case. */
+const mediaTypeOf = (contentType: string | undefined): string => (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+
+/** An application/octet-stream body's format, told by its first bytes; 415 for bytes the route refuses (a FIT file's own, say). */
+async function formatOfBytes(route: UploadRoute, body: AsyncIterable<Uint8Array>): Promise<{ format: UploadFormat; body: AsyncGenerator<Uint8Array> }> {
+  const peeked = await peekBody(body, SNIFF_BYTES);
+  const format = route.bytes.formatOf(peeked.head);
+  if (!format) throw unsupportedMediaType(route);
+  return { format, body: peeked.body };
 }
 
 const tooLarge = (maxBytes: number) => new AppError("payload_too_large", `The body is larger than the ${maxBytes} bytes this route takes.`);

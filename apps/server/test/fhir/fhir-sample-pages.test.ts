@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createDatabase, type Database } from "@svc/db";
-import { listSamples, moveLegacySampleBatch, searchObservations, writeNutritionLogs, writeQuantitySamples } from "@svc/core";
+import { listSamples, moveLegacySampleBatch, readFhirObservation, searchFhirObservations, searchObservations, writeNutritionLogs, writeQuantitySamples } from "@svc/core";
 import type { connectSql } from "@svc/testing";
 import { databaseBeforeMigration } from "../helpers/upgrade.ts";
 
@@ -200,4 +200,69 @@ describe("pages whose merged view keeps few of the samples each window reads", (
     } while (next);
     expect(searched).toEqual(listed);
   });
+});
+
+describe("GET /v1/fhir/Observation/{id} of samples wherever they are stored", () => {
+  // Samples still in the legacy table, moved into chunks (keeping their old ids), and written
+  // since into chunks; panels of legacy readings; nutrition logs. A read finds each by its id alone.
+  const tenant = { kind: "tenant" as const, tenantId: "7a2d3c4e-0000-4000-8000-0000000000aa", keyId: "k" };
+  const base = { baseUrl: "https://svc.example/v1/fhir", codeSystemBase: settings.codeSystemBase };
+
+  for (const view of VIEWS) {
+    it(`reads the very Observation the search lists (view ${view})`, async () => {
+      const listed: Array<{ id?: string; issued?: string; meta?: object }> = [];
+      let cursor: string | undefined;
+      do {
+        const bundle = await searchObservations(db, user, { view, limit: 1000, cursor }, settings);
+        listed.push(...(bundle.entry ?? []).map((e) => e.resource!));
+        cursor = new URL(bundle.link?.find((l) => l.relation === "next")?.url ?? "https://x/").searchParams.get("cursor") ?? undefined;
+      } while (cursor);
+      const { rows } = await sql.query(
+        `SELECT (SELECT array_agg(id::text) FROM quantity_samples_legacy) AS legacy,
+           (SELECT array_agg(u.id::text) FROM quantity_sample_chunks c, unnest(c.legacy_ids) u(id) WHERE u.id IS NOT NULL) AS moved`,
+      );
+      const where = (ids: string[]) => listed.find((o) => ids.includes(o.id!.slice(3)) && o.id!.startsWith("qs-"))!.id;
+      const [stillLegacy, moved] = [where(rows[0].legacy), where(rows[0].moved)];
+      const sampled = listed.filter((o, index) => index % 23 === 0 || o.id!.startsWith("bp-") || o.id === stillLegacy || o.id === moved);
+      expect(sampled.filter((o) => o.id === stillLegacy || o.id === moved)).toHaveLength(2);
+      for (const observation of sampled) {
+        const read = await readFhirObservation(db, tenant, observation.id!, base);
+        expect(read).toEqual({ ...observation, meta: { ...observation.meta, lastUpdated: observation.issued } });
+      }
+      await expect(readFhirObservation(db, { ...tenant, tenantId: "7a2d3c4e-0000-4000-8000-0000000000bb" }, sampled[0]!.id!, base)).rejects.toThrow("No such Observation");
+    });
+  }
+});
+
+describe("GET /v1/fhir/Observation?_sort=-date over dense and sparse samples", () => {
+  // Newest-first pages read the forward walk back in time, window by window: every page size
+  // must list exactly the forward order reversed, bounded by date or not.
+  const tenant = { kind: "tenant" as const, tenantId: "7a2d3c4e-0000-4000-8000-0000000000aa", keyId: "k" };
+  const base = { baseUrl: "https://svc.example/v1/fhir", codeSystemBase: settings.codeSystemBase };
+
+  async function newestFirst(view: (typeof VIEWS)[number], count: number, extra: Record<string, string | string[]> = {}): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 2000; pages++) {
+      const query = { patient: user, _sort: "-date", _count: String(count), view, ...extra, ...(cursor && { cursor }) };
+      const bundle = await searchFhirObservations(db, tenant, query, { strict: true }, base);
+      ids.push(...(bundle.entry ?? []).map((e) => e.resource!.id!));
+      const next = bundle.link?.find((l) => l.relation === "next")?.url;
+      if (!next) return ids;
+      expect(bundle.entry).toHaveLength(count);
+      cursor = new URL(next).searchParams.get("cursor") ?? undefined;
+    }
+    throw new Error("too many pages");
+  }
+
+  for (const view of VIEWS) {
+    it(`lists the forward order reversed, in pages of any size (view ${view})`, async () => {
+      const forward = (await everyObservation(view, 1000)).map((line) => line.split(" ")[0]!);
+      expect(await newestFirst(view, 1000)).toEqual([...forward].reverse());
+      expect(await newestFirst(view, 97)).toEqual([...forward].reverse());
+      const start = "2026-01-02T10:03:00.000Z";
+      const bounded = (await everyObservation(view, 1000, start)).map((line) => line.split(" ")[0]!);
+      expect(await newestFirst(view, 41, { date: [`ge${start}`] })).toEqual([...bounded].reverse());
+    });
+  }
 });

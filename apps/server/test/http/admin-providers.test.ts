@@ -97,6 +97,7 @@ describe("instance providers", () => {
       urls: { redirect: null, inbound: null },
       updated_at: null,
       updated_by: null,
+      retirement: null,
     });
     expect(bySlug.get("demo")).toMatchObject({ status: "built_in", enabled: true, source: null, keys: [], error: null });
     expect(bySlug.get("acme")).toMatchObject({ status: "not_configured", source: null, error: null });
@@ -121,6 +122,7 @@ describe("instance providers", () => {
       urls: { redirect: `${svc.url}/oauth/zeta/callback`, inbound: `${svc.url}/providers/zeta/notifications` },
       updated_at: null,
       updated_by: null,
+      retirement: null,
     });
     expect((await admin("/v1/admin/providers/nope")).status).toBe(404);
   });

@@ -276,14 +276,14 @@ describe("GET /v1/users/{id}/connections", () => {
       ["provider", "status", "scopes", "last_sync_at", "initial_backfill_at", "created_at", "updated_at", "connected_at", "health"].sort(),
     );
     expect(connection).toMatchObject({ provider: "testfit", status: "active", scopes: ["activity", "sleep"] });
-    expect(connection.health).toEqual({ healthy: true, reason: null, action: "none", since: null, retry_at: null });
+    expect(connection.health).toEqual({ healthy: true, reason: null, action: "none", since: null, retry_at: null, warning: null });
 
     const where = { userId_provider: { userId: user, provider: "testfit" } };
     const since = new Date(Date.now() - 60_000);
     const retryAt = new Date(Date.now() + 600_000);
     await svc.db.connection.update({ where, data: { brokenReason: "pulls_failing", brokenAction: "wait", brokenSince: since, retryAt } });
     const failing = (await svc.call(`/v1/users/${user}/connections`, { key })).body.data[0].health;
-    expect(failing).toEqual({ healthy: false, reason: "pulls_failing", action: "wait", since: since.toISOString(), retry_at: retryAt.toISOString() });
+    expect(failing).toEqual({ healthy: false, reason: "pulls_failing", action: "wait", since: since.toISOString(), retry_at: retryAt.toISOString(), warning: null });
 
     await svc.db.connection.update({ where, data: { status: "needs_reauth", brokenReason: "needs_reauth", brokenAction: "reconnect", retryAt: null } });
     const reauth = (await svc.call(`/v1/users/${user}/connections`, { key })).body.data[0];

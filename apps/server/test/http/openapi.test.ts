@@ -1,4 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { eventComponentName, OPENAPI_COMPONENTS } from "@svc/api";
+import { EVENT_CATALOG, EVENT_TYPES, eventBody } from "@svc/core";
+import addFormats from "ajv-formats";
+import { OpenAPIBackend } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ContractChecker } from "../helpers/contract.ts";
@@ -22,11 +27,10 @@ describe("GET /openapi.yaml", () => {
     expect(response.headers.get("content-type")).toContain("yaml");
   });
 
-  it("is a valid OpenAPI 3.1 document (Redocly's recommended rules, no errors)", async () => {
+  it("is a valid OpenAPI 3.1 document (Redocly's recommended rules, no errors and no warnings)", async () => {
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: text, absoluteRef: `${svc.url}/openapi.yaml`, config });
-    const errors = problems.filter((problem) => problem.severity === "error");
-    expect(errors.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
   });
 
   it("describes version 0.1.0, every /v1 route, bearer security and problem answers", () => {
@@ -112,6 +116,11 @@ describe("GET /openapi.yaml", () => {
         "DELETE /v1/users/{id}/connections/{provider}",
         "POST /v1/users/{id}/connect-sessions",
         "GET /v1/users/{id}/fhir/Observation",
+        "GET /v1/fhir/metadata",
+        "GET /v1/fhir/Patient",
+        "GET /v1/fhir/Patient/{id}",
+        "GET /v1/fhir/Observation",
+        "GET /v1/fhir/Observation/{id}",
         "GET /v1/pipeline",
         "GET /v1/audit-log",
         "GET /v1/admin/audit-log",
@@ -209,5 +218,105 @@ describe("error response descriptions", () => {
     const tenantMissing = document.paths["/v1/admin/tenants/{tenant_id}/providers"].get.responses["404"].description;
     expect(adminProviderMissing).toBe("A provider unknown to this build");
     expect(tenantMissing).toBe("No such tenant");
+  });
+});
+
+type Media = Record<string, { schema?: { $ref?: string; type?: string; format?: string } }>;
+type Operation = { parameters?: Array<{ name: string; description?: string }>; requestBody?: { required?: boolean; content: Media }; responses: Record<string, { content?: Media }> };
+
+describe("schemas for client generators", () => {
+  const document = () => parse(text);
+  const operations = () =>
+    Object.entries(document().paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })),
+    );
+
+  it("every parameter has a description, the webhooks' headers too", () => {
+    const webhooks = Object.entries(document().webhooks as Record<string, { post: Operation }>).map(([type, item]) => ({ route: `webhook ${type}`, operation: item.post }));
+    for (const { route, operation } of [...operations(), ...webhooks]) {
+      for (const parameter of operation.parameters ?? []) expect(parameter.description, `${route} ${parameter.name}`).toMatch(/\S/);
+    }
+  });
+
+  it("every JSON body, asked or answered, is a named schema: no generator has to name one", () => {
+    for (const { route, operation } of operations()) {
+      const answers = Object.entries(operation.responses).filter(([status]) => status.startsWith("2"));
+      const bodies = [operation.requestBody?.content, ...answers.map(([, response]) => response.content)];
+      for (const content of bodies) {
+        for (const [type, media] of Object.entries(content ?? {})) {
+          if (/^application\/(\w+\+)?json$/.test(type)) expect(media.schema?.$ref, `${route} ${type}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/);
+        }
+      }
+    }
+  });
+
+  it("names the records, pages, problems and FHIR resources once, with stable readable names", () => {
+    const { components, paths } = document();
+    const names = Object.keys(components.schemas);
+    for (const name of names) expect(name, "a readable type name, no generator's suffix").toMatch(/^[A-Z][A-Za-z]+$/);
+    for (const name of names) expect(name).not.toMatch(/Output$/);
+    expect(names).toEqual(expect.arrayContaining([...Object.keys(OPENAPI_COMPONENTS), "Problem", "UploadAccepted"]));
+    const answer = (path: string, status = "200", type = "application/json") => paths[path].get.responses[status].content[type].schema.$ref;
+    expect(answer("/v1/users/{id}/samples")).toBe("#/components/schemas/QuantitySamplePage");
+    expect(answer("/v1/admin/tenants/{tenant_id}/users/{id}/samples")).toBe("#/components/schemas/QuantitySamplePage");
+    expect(components.schemas.QuantitySamplePage.properties.data.items.$ref).toBe("#/components/schemas/QuantitySample");
+    expect(answer("/v1/users/{id}/fhir/Observation", "200", "application/fhir+json")).toBe("#/components/schemas/FhirObservationBundle");
+    expect(components.schemas.FhirBundleEntry.properties.resource.$ref).toBe("#/components/schemas/FhirObservation");
+    // One schema per shape: two named schemas alike would be two types of one thing in a client.
+    const seen = new Map<string, string>();
+    for (const [name, schema] of Object.entries(components.schemas as Record<string, unknown>)) {
+      // Alike by design: the data of tag.created, tag.updated and tag.deleted; the bodies of grant and revoke consent.
+      if (name.endsWith("EventData") || name.endsWith("Request")) continue;
+      const shape = JSON.stringify(schema);
+      expect(seen.get(shape), `${name} is the same as ${seen.get(shape)}`).toBeUndefined();
+      seen.set(shape, name);
+    }
+  });
+
+  it("upload routes take their bodies as application/octet-stream too, beside their own media types", () => {
+    const uploads = operations().filter(({ route }) => /^POST \/v1\/ingest\/[a-z-]+$/.test(route));
+    expect(uploads).toHaveLength(5);
+    for (const { route, operation } of uploads) {
+      const content = operation.requestBody!.content;
+      expect(content["application/octet-stream"]?.schema, route).toMatchObject({ type: "string", format: "binary" });
+      expect(Object.keys(content).length, route).toBeGreaterThan(1);
+      expect(operation.responses["202"]!.content!["application/json"]!.schema!.$ref).toBe("#/components/schemas/UploadAccepted");
+    }
+  });
+
+  it("a body that {} satisfies is optional (the server reads no body as {}); one with a required field is not", () => {
+    const paths = document().paths;
+    expect(paths["/v1/webhooks/{webhook_id}/test"].post.requestBody.required).toBe(false);
+    expect(paths["/v1/users"].post.requestBody.required).toBe(false);
+    expect(paths["/v1/webhooks"].post.requestBody.required).toBe(true);
+    expect(paths["/v1/users/{id}/self-reports"].post.requestBody.required).toBe(true);
+  });
+
+  it("describes each event in webhooks, and each event's schema takes the bodies svc sends and no other", async () => {
+    const { webhooks, components, info } = document();
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const definition = {
+      openapi: "3.1.0",
+      info,
+      paths: Object.fromEntries(
+        EVENT_TYPES.map((type) => {
+          const schema = webhooks[type].post.requestBody.content["application/json"].schema;
+          expect(schema.$ref).toBe(`#/components/schemas/${eventComponentName(type)}`);
+          const responses = { "200": { description: "The event", content: { "application/json": { schema } } } };
+          return [`/${type}`, { post: { operationId: type, responses } }];
+        }),
+      ),
+      components,
+    };
+    const api = new OpenAPIBackend({ definition, strict: true, quick: true, validate: true, customizeAjv: (ajv) => (addFormats.default(ajv), ajv) });
+    await api.init();
+    const errorsOf = (type: string, body: unknown) => api.validateResponse(body, type, 200).errors ?? [];
+    for (const type of EVENT_TYPES) {
+      const sent = (test: boolean) => JSON.parse(eventBody({ id: randomUUID(), type, timestamp: new Date(), data: EVENT_CATALOG[type].sample, test }));
+      expect(errorsOf(type, sent(false)), type).toEqual([]);
+      expect(errorsOf(type, sent(true)), type).toEqual([]);
+      expect(errorsOf(type, { ...sent(false), type: "other.type" }), type).not.toEqual([]);
+      expect(errorsOf(type, { ...sent(false), data: { ...EVENT_CATALOG[type].sample, value: 72 } }), type).not.toEqual([]);
+    }
   });
 });

@@ -27,8 +27,11 @@ export const ZProvenance = {
   ingested_at: z.iso.datetime().describe("When svc stored (or last updated) the record."),
 };
 
+/** One worse ranked stream a merged record was preferred to. */
+export const ZOutrankedStream = z.object({ provider: z.string(), source: z.string() });
+
 export const ZOutranked = z
-  .array(z.object({ provider: z.string(), source: z.string() }))
+  .array(ZOutrankedStream)
   .describe(
     "Merged view only: the worse ranked streams (provider and source, the provider when the vendor is unknown) that had a matching record, left out in favour of this one.",
   )

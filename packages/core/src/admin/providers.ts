@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../platform/index.ts";
 import {
+  type ApiRetirement,
   applicationIdOf,
   cancelQueuedSyncRuns,
   checkProviderKeys,
@@ -48,6 +49,19 @@ export interface InstanceProviderDto {
   urls: { redirect: string | null; inbound: string | null };
   updated_at: string | null;
   updated_by: string | null;
+  /** Set when the provider's owner turns its API down. */
+  retirement: { api: string; support_ends_on: string; turned_off_on: string; replacement: string; source: string } | null;
+}
+
+function retirementOf(retirement: ApiRetirement | undefined): InstanceProviderDto["retirement"] {
+  if (!retirement) return null;
+  return {
+    api: retirement.api,
+    support_ends_on: retirement.supportEndsOn,
+    turned_off_on: retirement.turnedOffOn,
+    replacement: retirement.replacement,
+    source: retirement.source,
+  };
 }
 
 function findProvider(deps: AdminDeps, slug: string): ProviderDescriptor {
@@ -114,7 +128,18 @@ export async function setTenantProviderSwitchForAdmin(
 async function instanceProviderOf(deps: AdminDeps, descriptor: ProviderDescriptor): Promise<InstanceProviderDto> {
   const about = { slug: descriptor.slug, name: descriptor.name, kinds: [descriptor.kind] };
   if (!isConnector(descriptor)) {
-    return { ...about, status: "active", enabled: true, source: null, keys: [], error: null, urls: { redirect: null, inbound: null }, updated_at: null, updated_by: null };
+    return {
+      ...about,
+      status: "active",
+      enabled: true,
+      source: null,
+      keys: [],
+      error: null,
+      urls: { redirect: null, inbound: null },
+      updated_at: null,
+      updated_by: null,
+      retirement: null,
+    };
   }
   const state = await deps.providerConfig.instance(descriptor);
   return {
@@ -130,6 +155,7 @@ async function instanceProviderOf(deps: AdminDeps, descriptor: ProviderDescripto
     urls: providerUrlsOf(descriptor, deps.providerConfig.settings),
     updated_at: state.updatedAt?.toISOString() ?? null,
     updated_by: state.updatedBy,
+    retirement: retirementOf(descriptor.retirement),
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./connection-repository.ts";
 import { findActiveUser, findOpenErasureJob, findUserById, lockActiveUserForErasure, providerOnForTenant } from "../identity/index.ts";
 import { connectionHealth, type ConnectionHealth } from "./connection-health.ts";
+import { apiRetirementWarning, type ApiRetirementWarning } from "./providers/api-retirement.ts";
 import { emitEvent } from "../events/index.ts";
 import { cancelOpenSyncRuns, queueSyncRun } from "./sync-runs.ts";
 
@@ -44,6 +45,8 @@ export interface ConnectionDto {
     action: ConnectionHealth["action"];
     since: string | null;
     retry_at: string | null;
+    /** Set while the connection uses a provider API that is retiring or retired; healthy and reason stay as they are. */
+    warning: ApiRetirementWarning | null;
   };
 }
 
@@ -271,12 +274,13 @@ export async function listConnections(deps: CoreDeps, tenantId: string, userId: 
   for (const row of rows) {
     const connector = deps.providers.connector(row.provider);
     const runState = connector ? await deps.providerConfig.availability(tenantId, connector) : null;
-    data.push(toConnectionDto(row, connectionHealth(row, runState)));
+    const warning = row.status === "disconnected" ? null : apiRetirementWarning(connector?.retirement, new Date());
+    data.push(toConnectionDto(row, connectionHealth(row, runState), warning));
   }
   return { data };
 }
 
-export function toConnectionDto(row: ConnectionRow, health: ConnectionHealth): ConnectionDto {
+export function toConnectionDto(row: ConnectionRow, health: ConnectionHealth, warning: ApiRetirementWarning | null): ConnectionDto {
   return {
     provider: row.provider,
     status: row.status,
@@ -292,6 +296,7 @@ export function toConnectionDto(row: ConnectionRow, health: ConnectionHealth): C
       action: health.action,
       since: health.since?.toISOString() ?? null,
       retry_at: health.retry_at?.toISOString() ?? null,
+      warning,
     },
   };
 }

@@ -15,6 +15,7 @@ export { deleteInstanceProvider, upsertInstanceProviderKeys, upsertInstanceProvi
 export * from "./provider-keys.ts";
 export { deleteUserQuotaBuckets } from "./provider-quota-repository.ts";
 export * from "./providers.ts";
+export * from "./providers/api-retirement.ts";
 export * from "./providers/connector.ts";
 export * from "./providers/provider-catalog.ts";
 export * from "./providers/provider-request.ts";

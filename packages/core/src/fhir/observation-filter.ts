@@ -127,3 +127,16 @@ export function observationFilter(input: { type?: string | undefined; code?: str
   if (input.category !== undefined) filter = intersectFilters(filter, ofCategoryToken(input.category));
   return filter;
 }
+
+/**
+ * The filter of FHIR token parameters of the /v1/fhir base: each repetition of `code` or
+ * `category` narrows (AND), the comma-separated tokens of one repetition widen (OR); each
+ * token is read as the spec's search reads its one token.
+ */
+export function observationFilterOfTokens(input: { code: ReadonlyArray<readonly string[]>; category: ReadonlyArray<readonly string[]> }, systems: FhirSystems): ObservationFilter {
+  const anyOf = (tokens: readonly string[], of: (token: string) => ObservationFilter) => tokens.map(of).reduce(union, NOTHING);
+  let filter = EVERYTHING;
+  for (const tokens of input.code) filter = intersectFilters(filter, anyOf(tokens, (token) => ofCodeToken(token, systems)));
+  for (const tokens of input.category) filter = intersectFilters(filter, anyOf(tokens, ofCategoryToken));
+  return filter;
+}

@@ -1,5 +1,5 @@
 import type { Bundle, Observation } from "fhir/r4.js";
-import { fhirSystems } from "./fhir-systems.ts";
+import { fhirSystems, type FhirSystems } from "./fhir-systems.ts";
 import { intersectFilters, observationFilter, type ObservationFilter } from "./observation-filter.ts";
 import { isBloodPressureType, type RecordKind } from "./observation-kinds.ts";
 import { comparePositions, decodeObservationCursor, encodeObservationCursor, type ObservationPosition } from "./observation-position.ts";
@@ -201,6 +201,55 @@ function searchLink(settings: ObservationSearchSettings, input: ObservationSearc
   return `${settings.searchUrl}?${query.toString()}`;
 }
 
+/** One page of a user's Observations: what it lists, from where, how many. */
+export interface ObservationPageQuery {
+  userId: string;
+  systems: FhirSystems;
+  filter: ObservationFilter;
+  window: TimeWindow;
+  view: RecordView;
+  /** Where the page starts (after this position); none: at the start of the window. */
+  after: ObservationPosition | undefined;
+  limit: number;
+}
+
+export interface ObservationPage {
+  observations: Observation[];
+  /** Where the next page starts; none on the last page. */
+  next: ObservationPosition | undefined;
+}
+
+/** A page as the walk cuts it: each entry's position and how it is written (renderObservations). */
+export interface ObservationEntryPage {
+  entries: ObservationEntry[];
+  next: ObservationPosition | undefined;
+}
+
+/**
+ * One page of the user's Observations in time order, then kind and id, not written yet: the walk
+ * every FHIR search and read of svc shares (the spec's search, the /v1/fhir base, shares).
+ */
+export async function readObservationEntries(db: DbClient, query: ObservationPageQuery): Promise<ObservationEntryPage> {
+  const { userId, systems, filter, window, view, after, limit } = query;
+  const q: SliceQuery = { db, ctx: { userId, systems }, window, view, after, limit };
+  const slices = await readSlices(q, filter);
+  const { page, next } = cutPage(slices, limit);
+  return { entries: page, next };
+}
+
+/** The Observations of entries of the user (ECG recordings with their voltages, read once for all). */
+export async function renderObservations(db: DbClient, userId: string, entries: readonly ObservationEntry[]): Promise<Observation[]> {
+  const recordings = entries.filter((entry) => entry.position.kind === "ecg_recording").map((entry) => entry.position.id);
+  const voltages = await listEcgVoltages(db, userId, recordings);
+  return entries.map((entry) => entry.render(voltages));
+}
+
+/** One page of the user's Observations (readObservationEntries), written. */
+export async function readObservationPage(db: DbClient, query: ObservationPageQuery): Promise<ObservationPage> {
+  const { entries, next } = await readObservationEntries(db, query);
+  return { observations: await renderObservations(db, query.userId, entries), next };
+}
+
 /**
  * GET /v1/users/{id}/fhir/Observation: one page of the user's records as a searchset Bundle
  * of Observations, in time order, then kind and id (see docs/reference/fhir.md, "Query").
@@ -219,14 +268,7 @@ export async function searchObservations(
   if (input.type !== undefined) await checkSampleType(db, userId, input.type);
   const window = parseTimeWindow(input);
   const after = decodeObservationCursor(input.cursor);
-  const q: SliceQuery = { db, ctx: { userId, systems }, window, view: input.view, after, limit: input.limit };
-
-  const slices = await readSlices(q, filter);
-  const { page, next } = cutPage(slices, input.limit);
-  const recordings = page.filter((entry) => entry.position.kind === "ecg_recording").map((entry) => entry.position.id);
-  const voltages = await listEcgVoltages(db, userId, recordings);
-
-  const observations = page.map((entry) => entry.render(voltages));
+  const { observations, next } = await readObservationPage(db, { userId, systems, filter, window, view: input.view, after, limit: input.limit });
   return {
     resourceType: "Bundle",
     type: "searchset",

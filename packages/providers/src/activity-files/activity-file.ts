@@ -4,6 +4,7 @@
 // accepts a file, then parseActivityFile; neither throws on any input.
 
 import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
+import { hasFitSignature, looksLikeXml } from "../uploads/body-signatures.ts";
 import { checkFit, parseFit } from "./fit.ts";
 import { parseGpx } from "./gpx.ts";
 import { fileIdOf, fileRejection } from "./shared.ts";
@@ -67,28 +68,6 @@ function open(bytes: Uint8Array, fileName: string | undefined): Opened {
       "the XML root element is neither GPX 1.1 <gpx> (http://www.topografix.com/GPX/1/1) nor TCX v2 <TrainingCenterDatabase> " +
       "(http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2); namespaces are matched by URI",
   };
-}
-
-/**
- * Whether bytes begin as a FIT file (its header) or an XML document (a GPX or TCX file) do:
- * never so a line of base64, so an upload of activity files sent as a file's own bytes.
- */
-export function startsLikeActivityFile(bytes: Uint8Array): boolean {
-  return hasFitSignature(bytes) || looksLikeXml(bytes);
-}
-
-/** A FIT file header: its size (12 or 14) in byte 0 and ".FIT" in bytes 8 to 11. */
-function hasFitSignature(bytes: Uint8Array): boolean {
-  return (bytes[0] === 12 || bytes[0] === 14) && bytes[8] === 0x2e && bytes[9] === 0x46 && bytes[10] === 0x49 && bytes[11] === 0x54;
-}
-
-/** Starts with `<` after an optional byte order mark (UTF-8 or UTF-16) and whitespace. */
-function looksLikeXml(bytes: Uint8Array): boolean {
-  let i = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  else if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  return bytes[i] === 0x3c;
 }
 
 /** The file name's last path segment, at most 255 characters; undefined when empty. */

@@ -11,8 +11,8 @@ import { parseSleep } from "./sleep.ts";
 import { subscribe, unsubscribe } from "./subscriptions.ts";
 
 /**
- * Fitbit Web API (still served while Google moves Fitbit users to the Google Health
- * API): daily activity, resting heart rate, exercises, sleep with stages, weight and the
+ * Fitbit Web API, which Google turns down in favour of the Google Health API (google_health;
+ * dates in `retirement`, see docs/providers.md): daily activity, resting heart rate, exercises, sleep with stages, weight and the
  * nightly SpO2, HRV, breathing rate and skin temperature. Fitbit notifies svc through
  * per-user subscriptions; each notification is a ping that svc answers with a pull.
  */
@@ -44,6 +44,13 @@ export const provider: Connector = {
   pullIntervalMinutes: 360,
   rateLimits: { user: { requests: 150, windowSeconds: 3600 } },
   notificationTypes: FITBIT_COLLECTIONS,
+  retirement: {
+    api: "Fitbit Web API",
+    supportEndsOn: "2026-09-30",
+    turnedOffOn: "2026-11-02",
+    replacement: "google_health",
+    source: "https://developers.google.com/health/about",
+  },
 
   async identify(client, tokens) {
     // The token answer names the user (`user_id`); the profile is asked only when it does not.

@@ -1,5 +1,5 @@
 import { AppError, type RawObjectSource } from "@svc/core";
-import { checkActivityFile, startsLikeActivityFile } from "../activity-files/activity-file.ts";
+import { checkActivityFile } from "../activity-files/activity-file.ts";
 import { checkAppleHealthLine, parseAppleHealthExport } from "../apple-health/index.ts";
 import { checkBluetoothLine } from "../bluetooth/index.ts";
 import { checkHealthConnectLine } from "../health-connect/index.ts";
@@ -7,6 +7,7 @@ import { MalformedUpload } from "../parsed-records.ts";
 import { checkXiaomiUpload } from "../xiaomi/index.ts";
 import { appleHealthExportXmlOfZip } from "./apple-health-zip.ts";
 import { bodyLines, decodedBody } from "./body-lines.ts";
+import { startsLikeActivityFile } from "./body-signatures.ts";
 import { decodeBase64Line } from "./base64-lines.ts";
 import { ACTIVITY_FILES_HOW_TO_SEND, MAX_DECODED_BYTES, MAX_LINE_BYTES, type UploadFormat } from "./upload-routes.ts";
 

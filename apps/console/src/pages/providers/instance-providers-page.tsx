@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Paper, SimpleGrid, Stack, Switch, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Code, Group, Paper, SimpleGrid, Stack, Switch, Table, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { LabelledCopyValue } from "../../components/copy-value.tsx";
@@ -10,6 +10,7 @@ import { useTRPC } from "../../trpc.ts";
 import { DeleteInstanceConfigModal } from "./delete-instance-config-modal.tsx";
 import { InstanceKeysModal } from "./instance-keys-modal.tsx";
 import type { InstanceProvider } from "./instance-provider.ts";
+import { retirementNotice } from "./retirement-notice.ts";
 
 const SOURCE_LABELS = { env: "Environment variables", console: "Saved from the console" } as const;
 
@@ -70,6 +71,7 @@ function ProviderCard({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const titleId = `provider-${provider.slug}`;
+  const retirement = retirementNotice(provider.retirement, new Date());
   const update = useMutation(
     trpc.adminProviders.updateInstanceProvider.mutationOptions({
       onSuccess: (answer) => {
@@ -99,6 +101,14 @@ function ProviderCard({
           />
         </Group>
         {update.error && <ProblemAlert error={update.error} />}
+        {retirement && provider.retirement && (
+          <Alert color="orange" title={retirement.title}>
+            {retirement.text}{" "}
+            <Anchor href={provider.retirement.source} target="_blank" rel="noreferrer">
+              The announcement
+            </Anchor>
+          </Alert>
+        )}
         {provider.error && (
           <Alert color="red" title="The keys are refused">
             {provider.error}

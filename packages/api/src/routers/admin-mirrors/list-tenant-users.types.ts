@@ -20,8 +20,8 @@ const externalRef = z.string().min(1).max(255);
 
 export const ZListTenantUsersRequestSchema = ZListUsersRequestSchema.extend({
   ...ZTenantPath,
-  external_ref: externalRef.optional().describe("Only the user whose external_ref is exactly this."),
-  external_ref_prefix: externalRef.optional().describe("Only users whose external_ref starts with this (case-sensitive, no wildcards)."),
+  external_ref: externalRef.describe("Only the user whose external_ref is exactly this.").optional(),
+  external_ref_prefix: externalRef.describe("Only users whose external_ref starts with this (case-sensitive, no wildcards).").optional(),
 });
 
 export const ZListTenantUsersResponseSchema = ZListUsersResponseSchema;

@@ -52,6 +52,9 @@ export const ZTenantProviderSwitch = z
   })
   .describe("One provider for one tenant: the admin switch and whether the provider runs for it.");
 
+/** One key a provider takes, for a tenant: whether it is set, never its value. */
+export const ZTenantProviderKey = z.object({ name: z.string(), required: z.boolean(), secret: z.boolean(), set: z.boolean() });
+
 export const ZTenantProviderKeys = z
   .object({
     provider: z.string(),
@@ -59,9 +62,7 @@ export const ZTenantProviderKeys = z
     status: z.enum(["active", "error", "not_set"]).describe("active: the keys run; error: they are refused (see error); not_set: none saved."),
     error: z.string().nullable(),
     client_id: z.string().nullable().describe("The first and last four characters of CLIENT_ID; null when not set."),
-    keys: z
-      .array(z.object({ name: z.string(), required: z.boolean(), secret: z.boolean(), set: z.boolean() }))
-      .describe("Every key the provider takes and whether it is set; never a value."),
+    keys: z.array(ZTenantProviderKey).describe("Every key the provider takes and whether it is set; never a value."),
     urls: ZProviderUrls,
     created_at: ZDateTime.nullable(),
     updated_at: ZDateTime.nullable(),
@@ -70,6 +71,20 @@ export const ZTenantProviderKeys = z
   .describe("A tenant's own keys of one provider, without values.");
 
 export const ZTenantProviderKeysChange = ZTenantProviderKeys.extend({ reauth_required: ZReauthRequired });
+
+/** One key a provider takes, on the instance: its variable, whether it is set, and the value of one that is not secret. */
+export const ZInstanceProviderKey = z.object({
+  name: z.string(),
+  env: z.string().describe("The environment variable that sets it, e.g. SVC_OURA_CLIENT_ID."),
+  required: z.boolean(),
+  secret: z.boolean(),
+  set: z.boolean(),
+  value: z.string().nullable().describe("The value of a key that is not secret; null for secrets and unset keys."),
+});
+
+export const ZInstanceProviderUrls = z
+  .object({ redirect: z.string().nullable(), inbound: z.string().nullable() })
+  .describe("Addresses of this instance to register at the provider; both null for device providers.");
 
 export const ZInstanceProvider = z
   .object({
@@ -82,24 +97,21 @@ export const ZInstanceProvider = z
       .enum(["env", "console"])
       .nullable()
       .describe("Where the keys come from: environment variables (they win over the console as a whole), the console, or nowhere."),
-    keys: z
-      .array(
-        z.object({
-          name: z.string(),
-          env: z.string().describe("The environment variable that sets it, e.g. SVC_OURA_CLIENT_ID."),
-          required: z.boolean(),
-          secret: z.boolean(),
-          set: z.boolean(),
-          value: z.string().nullable().describe("The value of a key that is not secret; null for secrets and unset keys."),
-        }),
-      )
-      .describe("Every key the provider takes; empty for device and built-in providers."),
+    keys: z.array(ZInstanceProviderKey).describe("Every key the provider takes; empty for device and built-in providers."),
     error: z.string().nullable().describe("Why the keys are refused, when status is error."),
-    urls: z
-      .object({ redirect: z.string().nullable(), inbound: z.string().nullable() })
-      .describe("Addresses of this instance to register at the provider; both null for device providers."),
+    urls: ZInstanceProviderUrls,
     updated_at: ZDateTime.nullable().describe("When keys or switch were last saved from the console."),
     updated_by: z.string().nullable().describe("Id of the admin key that saved them."),
+    retirement: z
+      .object({
+        api: z.string().describe("The API by its owner's name."),
+        support_ends_on: z.string().describe("The day (YYYY-MM-DD) its owner ends support: still served, no more fixes."),
+        turned_off_on: z.string().describe("The day (YYYY-MM-DD, UTC) its owner turns it off: pulls fail from then on."),
+        replacement: z.string().describe("The provider of this build to move users to."),
+        source: z.string().describe("Where the owner announced the dates."),
+      })
+      .nullable()
+      .describe("Set when the provider's owner turns its API down (Fitbit: the Fitbit Web API, replaced by google_health); null otherwise."),
   })
   .describe("The instance's configuration of one provider. Secret values never appear.");
 

@@ -30,19 +30,19 @@ export const ZAuditLogPage = { cursor: ZCursor, limit: ZLimit };
 
 /** Optional filters of every audit log route; given together, an entry must match each. */
 export const ZAuditLogFilters = {
-  actor_id: z.uuid().optional().describe("Only entries of this actor: the id of an instance admin key or tenant API key."),
-  actor_kind: z.enum(["admin", "tenant"]).optional().describe("Only entries of instance admin keys (`admin`) or tenant API keys (`tenant`)."),
+  actor_id: z.uuid().describe("Only entries of this actor: the id of an instance admin key or tenant API key.").optional(),
+  actor_kind: z.enum(["admin", "tenant"]).describe("Only entries of instance admin keys (`admin`) or tenant API keys (`tenant`).").optional(),
   action: z
     .string()
     .min(1)
     .max(64)
-    .optional()
-    .describe("Only entries of this action, exactly (e.g. `tenant.provider`)."),
+    .describe("Only entries of this action, exactly (e.g. `tenant.provider`).")
+    .optional(),
   writes_only: z
     .enum(["true", "false"])
-    .optional()
-    .describe("`true`: only actions that change something, leaving out reads (every action ending in `.read`)."),
-  user_id: z.uuid().optional().describe("Only entries about this user."),
+    .describe("`true`: only actions that change something, leaving out reads (every action ending in `.read`).")
+    .optional(),
+  user_id: z.uuid().describe("Only entries about this user.").optional(),
 };
 
 export const ZAuditLogResponseSchema = ZPage(ZAuditEntry);

@@ -20,6 +20,17 @@ const actionList = Object.entries(CONNECTION_HEALTH_ACTIONS)
   .map(([action, meaning]) => `\`${action}\`: ${meaning}`)
   .join(" ");
 
+export const ZApiRetirementWarning = z
+  .object({
+    code: z
+      .enum(["retiring_api", "retired_api"])
+      .describe("retiring_api: the API is announced to be turned off on turned_off_on; retired_api: it was turned off, the connection no longer syncs."),
+    message: z.string(),
+    turned_off_on: z.string().describe("The day (YYYY-MM-DD, UTC) the provider turns the API off, as announced."),
+    replacement: z.string().describe("The provider to connect the user to instead."),
+  })
+  .describe("A provider API that is retiring or retired.");
+
 export const ZConnectionHealth = z
   .object({
     healthy: z.boolean().describe("True while the connection syncs."),
@@ -32,6 +43,9 @@ export const ZConnectionHealth = z
       .describe(`What it takes, and from whom. ${actionList}`),
     since: ZDateTime.nullable().describe("Since when it is unhealthy; null while healthy, and when not known (provider_off, provider_unavailable)."),
     retry_at: ZDateTime.nullable().describe("When svc tries again by itself (rate_limited, provider_quota, pulls_failing), when known."),
+    warning: ZApiRetirementWarning.nullable().describe(
+      "Set while the connection uses a provider API its owner is turning down (the Fitbit Web API); healthy, reason and action stay as they are. null otherwise.",
+    ),
   })
   .describe("Whether the connection syncs, and if not why and what to do.");
 

@@ -29,8 +29,8 @@ export const ZDisconnectConnectionRequestSchema = z.object({
   provider: ZProviderSlug,
   delete_data: z
     .enum(["true", "false"])
-    .optional()
-    .describe("true: erase the user's data of the provider after disconnecting (202 with the job); false or absent: keep it (204)."),
+    .describe("true: erase the user's data of the provider after disconnecting (202 with the job); false or absent: keep it (204).")
+    .optional(),
 });
 
 export const ZDisconnectConnectionResponseSchema = ZGetDeletionResponseSchema.optional();

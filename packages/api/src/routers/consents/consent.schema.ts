@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { DATA_CATEGORIES, DATA_CATEGORY_DESCRIPTIONS } from "@svc/core";
+import { DATA_CATEGORIES } from "@svc/core";
 import { ZDateTime, ZId } from "../../schemas/common.ts";
+import { ZDataCategory } from "../../schemas/data-category.ts";
 import { ZGetDeletionResponseSchema } from "../deletions/get-deletion.types.ts";
-
-const categoryList = DATA_CATEGORIES.map((category) => `\`${category}\` (${DATA_CATEGORY_DESCRIPTIONS[category]})`).join("; ");
-
-export const ZDataCategory = z.enum(DATA_CATEGORIES).describe(`A data category: ${categoryList}.`);
 
 /** Path of one source's consent: `/v1/users/{id}/consents/{provider}/...`. */
 export const ZConsentPath = {

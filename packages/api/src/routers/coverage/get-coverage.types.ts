@@ -17,35 +17,33 @@ export const getCoverageMeta: OpenApiMeta<SvcMeta> = {
 
 export const ZGetCoverageRequestSchema = z.object({
   ...ZUserPath,
-  provider: z.string().min(1).max(64).optional().describe("Only this provider."),
+  provider: z.string().min(1).max(64).describe("Only this provider's records (its slug, as GET /v1/providers lists it).").optional(),
   start: ZWindowStart,
   end: ZWindowEnd,
 });
 
 const count = z.number().int().min(0);
 
+export const ZCoverageDay = z.object({
+  date: z.string().describe("UTC day, YYYY-MM-DD."),
+  provider: z.string(),
+  records: z
+    .object({
+      quantity_samples: count,
+      category_samples: count,
+      sleep_sessions: count,
+      workouts: count,
+      nutrition_logs: count,
+      heartbeat_series: count,
+      ecg_recordings: count,
+      daily_summaries: count,
+    })
+    .describe("Records stored per kind."),
+  total: count,
+});
+
 export const ZGetCoverageResponseSchema = z.object({
   start: z.iso.datetime().describe("Start of the window covered."),
   end: z.iso.datetime().describe("End of the window covered (exclusive)."),
-  data: z
-    .array(
-      z.object({
-        date: z.string().describe("UTC day, YYYY-MM-DD."),
-        provider: z.string(),
-        records: z
-          .object({
-            quantity_samples: count,
-            category_samples: count,
-            sleep_sessions: count,
-            workouts: count,
-            nutrition_logs: count,
-            heartbeat_series: count,
-            ecg_recordings: count,
-            daily_summaries: count,
-          })
-          .describe("Records stored per kind."),
-        total: count,
-      }),
-    )
-    .describe("One entry per day and provider with records, ordered by day then provider."),
+  data: z.array(ZCoverageDay).describe("One entry per day and provider with records, ordered by day then provider."),
 });

@@ -1,17 +1,17 @@
 import { z } from "zod";
 
 // The FHIR R4 elements the Observation search answers with (only those it uses).
-const ZCoding = z.object({ system: z.string().optional(), code: z.string().optional(), display: z.string().optional() });
-const ZCodeableConcept = z.object({ coding: z.array(ZCoding).optional(), text: z.string().optional() });
-const ZQuantity = z.object({
+export const ZCoding = z.object({ system: z.string().optional(), code: z.string().optional(), display: z.string().optional() });
+export const ZCodeableConcept = z.object({ coding: z.array(ZCoding).optional(), text: z.string().optional() });
+export const ZQuantity = z.object({
   value: z.number().optional(),
   unit: z.string().optional(),
   system: z.string().optional().describe("http://unitsofmeasure.org (UCUM) when the unit is a UCUM code."),
   code: z.string().optional(),
 });
-const ZReference = z.object({ reference: z.string().optional(), display: z.string().optional() });
-const ZPeriod = z.object({ start: z.string().optional(), end: z.string().optional() });
-const ZSampledData = z.object({
+export const ZReference = z.object({ reference: z.string().optional(), display: z.string().optional() });
+export const ZPeriod = z.object({ start: z.string().optional(), end: z.string().optional() });
+export const ZSampledData = z.object({
   origin: ZQuantity,
   period: z.number().describe("Milliseconds between samples."),
   dimensions: z.number().int(),
@@ -24,7 +24,7 @@ const values = {
   dataAbsentReason: ZCodeableConcept.optional().describe("Why the value is missing (http://terminology.hl7.org/CodeSystem/data-absent-reason)."),
 };
 
-const ZComponent = z.object({
+export const ZObservationComponent = z.object({
   code: ZCodeableConcept,
   ...values,
   valueSampledData: ZSampledData.optional().describe("ECG voltages in microvolts."),
@@ -37,6 +37,7 @@ export const ZObservation = z
     meta: z
       .object({
         source: z.string().optional(),
+        lastUpdated: z.string().optional().describe("When svc stored the record's current version (the /v1/fhir base only; equals issued)."),
         profile: z.array(z.string()).optional().describe("The R4 vital signs profiles, for vital signs."),
         tag: z.array(ZCoding).optional().describe("The provider and source the record came from."),
       })
@@ -52,18 +53,23 @@ export const ZObservation = z
     performer: z.array(ZReference).optional(),
     ...values,
     device: ZReference.optional(),
-    component: z.array(ZComponent).optional(),
+    component: z.array(ZObservationComponent).optional(),
   })
   .describe("A FHIR R4 Observation.");
+
+export const ZBundleLink = z.object({ relation: z.string(), url: z.string() });
+
+export const ZBundleEntry = z.object({
+  fullUrl: z.string().optional(),
+  resource: ZObservation.optional(),
+  search: z.object({ mode: z.enum(["match", "include", "outcome"]).optional() }).optional(),
+});
 
 export const ZObservationBundle = z
   .object({
     resourceType: z.literal("Bundle"),
     type: z.literal("searchset"),
-    link: z.array(z.object({ relation: z.string(), url: z.string() })).optional().describe("`self`, and `next` unless this is the last page."),
-    entry: z
-      .array(z.object({ fullUrl: z.string().optional(), resource: ZObservation.optional(), search: z.object({ mode: z.enum(["match", "include", "outcome"]).optional() }).optional() }))
-      .optional()
-      .describe("Absent on an empty page."),
+    link: z.array(ZBundleLink).optional().describe("`self`, and `next` unless this is the last page."),
+    entry: z.array(ZBundleEntry).optional().describe("Absent on an empty page."),
   })
   .describe("A FHIR R4 searchset Bundle of Observations; `total` is left out.");

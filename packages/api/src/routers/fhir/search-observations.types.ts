@@ -24,21 +24,21 @@ export const searchObservationsMeta: OpenApiMeta<SvcMeta> = {
 
 export const ZSearchObservationsRequestSchema = z.object({
   ...ZUserPath,
-  type: z.string().min(1).max(64).optional().describe("A quantity type: only its samples, or the blood pressure panels holding one."),
+  type: z.string().min(1).max(64).describe("A quantity type: only its samples, or the blood pressure panels holding one.").optional(),
   code: z
     .string()
     .min(1)
     .max(300)
-    .optional()
     .describe(
       "One token `system|code` matched on Observation.code: http://loinc.org, {fhir_code_system_base}/quantity-type or {fhir_code_system_base}/record-type (a bare code matches in any of them).",
-    ),
+    )
+    .optional(),
   category: z
     .string()
     .min(1)
     .max(200)
-    .optional()
-    .describe("One observation-category code, bare or as http://terminology.hl7.org/CodeSystem/observation-category|<code>: vital-signs, laboratory, activity, survey."),
+    .describe("One observation-category code, bare or as http://terminology.hl7.org/CodeSystem/observation-category|<code>: vital-signs, laboratory, activity, survey.")
+    .optional(),
   start: ZWindowStart,
   end: ZWindowEnd,
   view: ZView,

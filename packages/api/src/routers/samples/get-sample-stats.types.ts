@@ -25,11 +25,11 @@ export const ZGetSampleStatsRequestSchema = z.object({
   end: bound("End of the window (exclusive)"),
   interval: z.enum(["hour", "day"]).default("day").describe("`hour` or `day` (default); a day runs from local midnight to local midnight in tz."),
   tz: z.string().min(1).max(64).default("UTC").describe("IANA time zone, e.g. `Europe/Berlin` (default `UTC`)."),
-  provider: z.string().min(1).max(64).optional().describe("Only this provider's samples."),
+  provider: z.string().min(1).max(64).describe("Only this provider's samples (its slug, as GET /v1/providers lists it).").optional(),
   view: ZView,
 });
 
-const ZBucket = z.object({
+export const ZBucket = z.object({
   start: z.string().describe("Start of the interval, RFC 3339 with the offset of tz."),
   provider: z.string(),
   source: z.string().describe("The vendor, or the provider when the vendor is unknown."),

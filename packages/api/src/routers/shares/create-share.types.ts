@@ -3,7 +3,8 @@ import { SHARE_DETAILS } from "@svc/core";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { SvcMeta } from "../../trpc.ts";
 import { ZUserPath } from "../../schemas/records.ts";
-import { ZDataCategory, ZShare } from "./share.schema.ts";
+import { ZDataCategory } from "../../schemas/data-category.ts";
+import { ZShare } from "./share.schema.ts";
 
 export const createShareMeta: OpenApiMeta<SvcMeta> = {
   openapi: {

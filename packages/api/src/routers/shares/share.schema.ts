@@ -1,12 +1,7 @@
 import { z } from "zod";
-import { DATA_CATEGORIES, DATA_CATEGORY_DESCRIPTIONS, SHARE_REVOKED_REASONS, SHARE_STATUSES } from "@svc/core";
+import { SHARE_REVOKED_REASONS, SHARE_STATUSES } from "@svc/core";
 import { ZDateTime, ZId } from "../../schemas/common.ts";
-
-const categoryList = Object.entries(DATA_CATEGORY_DESCRIPTIONS)
-  .map(([category, holds]) => `\`${category}\` ${holds}`)
-  .join("; ");
-
-export const ZDataCategory = z.enum(DATA_CATEGORIES).describe(`A data category: ${categoryList}.`);
+import { ZDataCategory } from "../../schemas/data-category.ts";
 
 /** Path of one share: `/v1/users/{id}/shares/{share_id}`. */
 export const ZSharePath = { id: ZId("user"), share_id: ZId("share") };

@@ -27,7 +27,7 @@ export const ZGetUploadRequestSchema = z.object({ upload_id: ZId("upload") });
 
 const count = (what: string) => z.number().int().min(0).describe(what);
 
-const ZRejection = z.object({
+export const ZRejection = z.object({
   line: z.number().int().nullable().describe("The (first) line of the body the record came from; null when it names none (e.g. a body that could not be read)."),
   locator: z.string().nullable().describe("Where in the body, as the parser put it: `line 7`, `lines 7-9`, `line 2, session[0]`."),
   record_kind: z.string().describe("What was refused, e.g. quantity_sample, workout, health_connect_line, raw_object."),

@@ -22,7 +22,7 @@ export const createUserTokenMeta: OpenApiMeta<SvcMeta> = {
   successStatus: 201,
 };
 
-const ZScope = z.enum(["upload", "connect", "read"]);
+export const ZScope = z.enum(["upload", "connect", "read"]).describe("What a user token may do, for its own user: `read` the records, `upload` (the upload routes, self reports, an upload's status), `connect` (no route requires it yet).");
 
 export const ZCreateUserTokenRequestSchema = z.strictObject({
   id: ZId("user"),

@@ -1,4 +1,5 @@
 import type { MetricGroup, ParsedRecords } from "../../records/index.ts";
+import type { ApiRetirement } from "./api-retirement.ts";
 
 /**
  * The contract between the sync engine (core) and one OAuth or push provider's connector
@@ -192,6 +193,8 @@ export interface Connector {
   };
   /** The data types a notification can name (e.g. `sleep`, `workout`). */
   notificationTypes?: readonly string[];
+  /** Set when the provider turns its API down: dates and the provider that replaces it. */
+  retirement?: ApiRetirement;
   /** After the token exchange: who the user is at the provider. */
   identify(client: ProviderClient, tokens: ProviderTokens): Promise<GrantIdentity>;
   /** Pulls the window: calls the API and stores each payload with `context.store`. */

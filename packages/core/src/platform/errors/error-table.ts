@@ -36,6 +36,8 @@ export const APP_ERRORS = {
   forbidden: { status: 403, trpc: "FORBIDDEN", title: "Forbidden" },
   not_found: { status: 404, trpc: "NOT_FOUND", title: "Not Found" },
   method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED", title: "Method Not Allowed" },
+  // tRPC has no code of its own for it; the status comes from this table (the FHIR base's _format).
+  not_acceptable: { status: 406, trpc: "BAD_REQUEST", title: "Not Acceptable" },
   conflict: { status: 409, trpc: "CONFLICT", title: "Conflict" },
   gone: { status: 410, trpc: "PRECONDITION_FAILED", title: "Gone" },
   payload_too_large: { status: 413, trpc: "PAYLOAD_TOO_LARGE", title: "Content Too Large" },
