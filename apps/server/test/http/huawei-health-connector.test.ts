@@ -5,6 +5,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../helpers/records.ts";
 import { FAST_SYNC, SYNCTEST_ENV } from "../helpers/sync-provider.ts";
+import { connectThroughService, finishedSyncRuns } from "../helpers/connector-flow.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // The Huawei Health connector end to end through the service, Huawei's hosts played by msw:
@@ -67,30 +68,17 @@ afterAll(async () => {
   msw.close();
 });
 
-const OPEN_RUN = ["queued", "running", "retrying", "rate_limited"];
-const runsOf = (trigger: "backfill") => svc.db.syncRun.findMany({ where: { userId, provider: "huawei_health", trigger } });
-const runsFinished = async (trigger: "backfill") => {
-  const runs = await runsOf(trigger);
-  return runs.length > 0 && runs.every((run) => !OPEN_RUN.includes(run.status));
-};
 const samples = () => svc.db.quantitySample.findMany({ where: { userId, provider: "huawei_health" }, orderBy: [{ startDate: "asc" }, { type: "asc" }] });
 
 describe("huawei health through the service", () => {
   it("connects and backfills: daily steps, distance and calories, and the readings", async () => {
     userId = await createUser(svc, key);
-    const started = await svc.call(`/v1/users/${userId}/connections/huawei_health`, { key, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const authorize = new URL(started.body.authorize_url);
+    const { authorize, connection } = await connectThroughService(svc, key, userId, "huawei_health", "huawei-code");
     expect(authorize.searchParams.get("access_type")).toBe("offline");
-    const state = authorize.searchParams.get("state")!;
-    const callback = await fetch(`${svc.url}/oauth/huawei_health/callback?${new URLSearchParams({ code: "huawei-code", state })}`, { redirect: "manual" });
-    expect(callback.status, await callback.text()).toBe(200);
-    const connection = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: "huawei_health" } });
     expect(connection).toMatchObject({ status: "active", providerUserId: "MDFAM2Q0OTk5LWZha2Utb3Blbi1pZA" });
     expect(seen.tokenInfo).toBe(1);
 
-    await waitUntil(() => runsFinished("backfill"), 60_000, "the backfill");
-    expect((await runsOf("backfill")).map((run) => run.status)).toEqual(["succeeded"]);
+    expect((await finishedSyncRuns(svc, userId, "huawei_health", "backfill", 60_000)).map((run) => run.status)).toEqual(["succeeded"]);
     // 30 days: the statistics of its 31 UTC days in one request, the readings a day at a time.
     expect(seen.polymerize.filter((call) => call.grouped).length).toBe(1);
     expect(seen.polymerize.filter((call) => !call.grouped).length).toBeGreaterThanOrEqual(30);

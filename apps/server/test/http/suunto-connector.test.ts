@@ -7,6 +7,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../helpers/records.ts";
 import { FAST_SYNC, SYNCTEST_ENV } from "../helpers/sync-provider.ts";
+import { connectThroughService, finishedSyncRuns } from "../helpers/connector-flow.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // The Suunto connector end to end through the service, Suunto's hosts played by msw: connect,
@@ -82,26 +83,14 @@ afterAll(async () => {
   msw.close();
 });
 
-const OPEN_RUN = ["queued", "running", "retrying", "rate_limited"];
-const runsOf = (trigger: "backfill" | "notification") => svc.db.syncRun.findMany({ where: { userId, provider: "suunto", trigger } });
-const runsFinished = async (trigger: "backfill" | "notification") => {
-  const runs = await runsOf(trigger);
-  return runs.length > 0 && runs.every((run) => !OPEN_RUN.includes(run.status));
-};
 
 describe("suunto through the service", () => {
   it("connects and backfills: the ride from its FIT file with its route, the run from its summary, the day's steps", async () => {
     userId = await createUser(svc, key);
-    const started = await svc.call(`/v1/users/${userId}/connections/suunto`, { key, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const state = new URL(started.body.authorize_url).searchParams.get("state")!;
-    const callback = await fetch(`${svc.url}/oauth/suunto/callback?${new URLSearchParams({ code: "suunto-code", state })}`, { redirect: "manual" });
-    expect(callback.status, await callback.text()).toBe(200);
-    const connection = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: "suunto" } });
+    const { connection } = await connectThroughService(svc, key, userId, "suunto", "suunto-code");
     expect(connection).toMatchObject({ status: "active", providerUserId: "fjelltrail_88" });
 
-    await waitUntil(() => runsFinished("backfill"), 30_000, "the backfill");
-    expect((await runsOf("backfill")).map((run) => run.status)).toEqual(["succeeded"]);
+    expect((await finishedSyncRuns(svc, userId, "suunto", "backfill", 30_000)).map((run) => run.status)).toEqual(["succeeded"]);
     expect(seen.api.every((call) => call.authorization === "Bearer suunto-access-1" && call.subscriptionKey === SUBSCRIPTION_KEY)).toBe(true);
     await waitUntil(async () => (await svc.db.workout.count({ where: { userId, provider: "suunto" } })) === 2, 30_000, "the workouts");
 
@@ -125,8 +114,7 @@ describe("suunto through the service", () => {
 
     const answer = await post(createHmac("sha256", NOTIFICATION_SECRET).update(body).digest("hex"));
     expect(answer.status, await answer.text()).toBe(200);
-    await waitUntil(() => runsFinished("notification"), 30_000, "the notification pull");
-    const [run] = await runsOf("notification");
+    const [run] = await finishedSyncRuns(svc, userId, "suunto", "notification", 30_000);
     expect(run).toMatchObject({ status: "succeeded", dataType: "workouts" });
     expect(run!.windowStart).toEqual(new Date(1497283815000 - DAY_MS));
   });

@@ -5,6 +5,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../helpers/records.ts";
 import { FAST_SYNC, SYNCTEST_ENV } from "../helpers/sync-provider.ts";
+import { connectThroughService, finishedSyncRuns } from "../helpers/connector-flow.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // The Ultrahuman connector end to end through the service, Ultrahuman's hosts played by msw:
@@ -69,28 +70,15 @@ afterAll(async () => {
   msw.close();
 });
 
-const OPEN_RUN = ["queued", "running", "retrying", "rate_limited"];
-const backfillFinished = async () => {
-  const runs = await svc.db.syncRun.findMany({ where: { userId, provider: "ultrahuman", trigger: "backfill" } });
-  return runs.length > 0 && runs.every((run) => !OPEN_RUN.includes(run.status));
-};
 
 describe("ultrahuman through the service", () => {
   it("connects and backfills: the night with its stages and the day's samples", async () => {
     userId = await createUser(svc, key);
-    const started = await svc.call(`/v1/users/${userId}/connections/ultrahuman`, { key, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const authorize = new URL(started.body.authorize_url);
+    const { authorize, connection } = await connectThroughService(svc, key, userId, "ultrahuman", "uh-code");
     expect(authorize.searchParams.get("scope")).toBe("profile ring_data");
-    const state = authorize.searchParams.get("state")!;
-    const callback = await fetch(`${svc.url}/oauth/ultrahuman/callback?${new URLSearchParams({ code: "uh-code", state })}`, { redirect: "manual" });
-    expect(callback.status, await callback.text()).toBe(200);
-    const connection = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: "ultrahuman" } });
     expect(connection).toMatchObject({ status: "active", providerUserId: "uh-70215" });
 
-    await waitUntil(backfillFinished, 30_000, "the backfill");
-    const runs = await svc.db.syncRun.findMany({ where: { userId, provider: "ultrahuman", trigger: "backfill" } });
-    expect(runs.map((run) => run.status)).toEqual(["succeeded"]);
+    expect((await finishedSyncRuns(svc, userId, "ultrahuman", "backfill")).map((run) => run.status)).toEqual(["succeeded"]);
     expect(seen.dates).toContain(DAY);
     expect(seen.dates.length).toBeGreaterThanOrEqual(30);
     expect([...seen.authorization]).toEqual(["Bearer uh-access-1"]);

@@ -6,6 +6,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../helpers/records.ts";
 import { FAST_SYNC, SYNCTEST_ENV } from "../helpers/sync-provider.ts";
+import { connectThroughService, finishedSyncRuns } from "../helpers/connector-flow.ts";
 import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // The Wahoo connector end to end through the service, Wahoo's hosts played by msw: connect,
@@ -75,26 +76,14 @@ afterAll(async () => {
   msw.close();
 });
 
-const OPEN_RUN = ["queued", "running", "retrying", "rate_limited"];
-const runsOf = (trigger: "backfill" | "notification") => svc.db.syncRun.findMany({ where: { userId, provider: "wahoo", trigger } });
-const runsFinished = async (trigger: "backfill" | "notification") => {
-  const runs = await runsOf(trigger);
-  return runs.length > 0 && runs.every((run) => !OPEN_RUN.includes(run.status));
-};
 
 describe("wahoo through the service", () => {
   it("connects and backfills: the ride from its FIT file with its route, the indoor ride from its summary", async () => {
     userId = await createUser(svc, key);
-    const started = await svc.call(`/v1/users/${userId}/connections/wahoo`, { key, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const state = new URL(started.body.authorize_url).searchParams.get("state")!;
-    const callback = await fetch(`${svc.url}/oauth/wahoo/callback?${new URLSearchParams({ code: "wahoo-code", state })}`, { redirect: "manual" });
-    expect(callback.status, await callback.text()).toBe(200);
-    const connection = await svc.db.connection.findFirstOrThrow({ where: { userId, provider: "wahoo" } });
+    const { connection } = await connectThroughService(svc, key, userId, "wahoo", "wahoo-code");
     expect(connection).toMatchObject({ status: "active", providerUserId: "60462" });
 
-    await waitUntil(() => runsFinished("backfill"), 30_000, "the backfill");
-    expect((await runsOf("backfill")).map((run) => run.status)).toEqual(["succeeded"]);
+    expect((await finishedSyncRuns(svc, userId, "wahoo", "backfill", 30_000)).map((run) => run.status)).toEqual(["succeeded"]);
     expect(seen.files).toBe(1);
     await waitUntil(async () => (await svc.db.workout.count({ where: { userId, provider: "wahoo" } })) === 2, 30_000, "the workouts");
 
@@ -116,8 +105,7 @@ describe("wahoo through the service", () => {
 
     const answer = await post(event);
     expect(answer.status, await answer.text()).toBe(200);
-    await waitUntil(() => runsFinished("notification"), 30_000, "the notification pull");
-    const [run] = await runsOf("notification");
+    const [run] = await finishedSyncRuns(svc, userId, "wahoo", "notification", 30_000);
     expect(run).toMatchObject({ status: "succeeded", dataType: "workout_summary" });
     expect(run!.windowStart).toEqual(new Date(Date.parse("2017-06-12T16:10:15Z") - 86_400_000));
   });
