@@ -83,7 +83,6 @@ afterAll(async () => {
   msw.close();
 });
 
-
 describe("suunto through the service", () => {
   it("connects and backfills: the ride from its FIT file with its route, the run from its summary, the day's steps", async () => {
     userId = await createUser(svc, key);

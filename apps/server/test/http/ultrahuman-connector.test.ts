@@ -70,7 +70,6 @@ afterAll(async () => {
   msw.close();
 });
 
-
 describe("ultrahuman through the service", () => {
   it("connects and backfills: the night with its stages and the day's samples", async () => {
     userId = await createUser(svc, key);

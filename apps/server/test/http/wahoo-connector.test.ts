@@ -76,7 +76,6 @@ afterAll(async () => {
   msw.close();
 });
 
-
 describe("wahoo through the service", () => {
   it("connects and backfills: the ride from its FIT file with its route, the indoor ride from its summary", async () => {
     userId = await createUser(svc, key);
