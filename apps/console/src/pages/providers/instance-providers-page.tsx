@@ -6,6 +6,7 @@ import { formatTime } from "../../components/format.ts";
 import { ProblemAlert, QueryState } from "../../components/query-state.tsx";
 import { SectionBoundary } from "../../components/section-boundary.tsx";
 import { StatusBadge, YesNoBadge } from "../../components/status-badge.tsx";
+import { WarningAlert } from "../../components/warning.tsx";
 import { useTRPC } from "../../trpc.ts";
 import { DeleteInstanceConfigModal } from "./delete-instance-config-modal.tsx";
 import { InstanceKeysModal } from "./instance-keys-modal.tsx";
@@ -102,12 +103,12 @@ function ProviderCard({
         </Group>
         {update.error && <ProblemAlert error={update.error} />}
         {retirement && provider.retirement && (
-          <Alert color="orange" title={retirement.title}>
+          <WarningAlert title={retirement.title}>
             {retirement.text}{" "}
             <Anchor href={provider.retirement.source} target="_blank" rel="noreferrer">
               The announcement
             </Anchor>
-          </Alert>
+          </WarningAlert>
         )}
         {provider.error && (
           <Alert color="red" title="The keys are refused">
