@@ -1,5 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
+import { epochMs } from "../samples/quantity-sample-repository.ts";
 import { dailySummaryStreamsSql } from "../daily/daily-summary-repository.ts";
 import { SLEEP_TABLE } from "../sleep/sleep-session-repository.ts";
 import { WORKOUT_TABLE } from "../workouts/workout-repository.ts";
@@ -51,7 +52,6 @@ interface ContextRow {
  * table (SeriesFilter).
  */
 export async function readUserStreams<T extends RecordPages>(db: DbClient, userId: string, ask: { orders: boolean; tables: readonly StreamTable[]; pages: T }) {
-  const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
   const tables = ask.tables.map((table) => Prisma.sql`${table}::text, (SELECT coalesce(json_agg(x), '[]'::json) FROM (${STREAMS_OF[table](userId)}) x)`);
   const [row] = await db.$queryRaw<ContextRow[]>`
     SELECT

@@ -61,7 +61,7 @@ export interface SamplePageRow {
 }
 
 /** Milliseconds since the epoch of a timestamp column, exactly (a double holds them). */
-const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
+export const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
 
 /** The columns of SamplePageRow (the FHIR search's page of several types selects them too). */
 export const PAGE_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id, metadata,

@@ -1,5 +1,6 @@
 import { Prisma } from "@svc/db";
 import type { DbClient } from "../../platform/index.ts";
+import { epochMs } from "./quantity-sample-repository.ts";
 import { sourceOrdersJsonSql, type SourceOrderRow } from "../merge/merge-context-repository.ts";
 import type { UnrankedStream } from "../merge/merge-sql-repository.ts";
 import { type SampleSeries, seriesFromJson, seriesJsonSql } from "./sample-series-repository.ts";
@@ -76,7 +77,6 @@ type StreamSpanRow = UnrankedStream & { first: number; last: number };
 
 /** What a page of a type starts from, in one read. */
 export async function findSampleTypeSpan(db: DbClient, userId: string, type: string, ask: { orders: boolean }): Promise<SampleTypeStart> {
-  const epochMs = (column: string) => Prisma.raw(`round(date_part('epoch', ${column}) * 1000)`);
   const [row] = await db.$queryRaw<Array<{ streams: StreamSpanRow[]; legacy: boolean; series: Parameters<typeof seriesFromJson>[0]; orders: SourceOrderRow[] | null }>>`
     SELECT
       (SELECT coalesce(json_agg(json_build_object('sourceKey', source_key, 'provider', provider, 'onBody', on_body,
