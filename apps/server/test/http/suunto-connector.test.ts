@@ -12,9 +12,11 @@ import { startTestService, type TestService } from "../helpers/test-service.ts";
 
 // The Suunto connector end to end through the service, Suunto's hosts played by msw: connect,
 // the backfill (workout list, the ride's FIT file downloaded and decoded by the activity-file
-// pipeline into a workout with its route, the daily statistics), the signed WORKOUT_CREATED
-// webhook queuing a pull, and disconnect with erasure (the grant deauthorized at Suunto, the
-// records gone). The OAuth round trip and refresh are in connectors-oauth.test.ts.
+// pipeline into a workout with its route, the daily statistics, the 24/7 sleep, recovery and
+// activity rows), the signed WORKOUT_CREATED and SUUNTO_247_SLEEP_CREATED webhooks queuing
+// pulls (the sleep's later revision replacing it), and disconnect with erasure (the grant
+// deauthorized at Suunto, the records gone). The OAuth round trip and refresh are in
+// connectors-oauth.test.ts.
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../packages/providers/test/fixtures/suunto/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
 const FIT = readFileSync(join(fixturesDir(), "fitparse_garmin-edge-820-bike.fit"));
@@ -52,6 +54,29 @@ function recentStatistics() {
   ];
 }
 
+/** A local time of Suunto's 24/7 rows: `2026-11-26T23:10:00.000+01:00`. */
+function stamp(ms: number): string {
+  return `${new Date(ms + 3_600_000).toISOString().slice(0, 23)}+01:00`;
+}
+const HOUR_MS = 3_600_000;
+/** Last night, from 30 hours ago; Suunto revises it (a longer Duration) after the backfill. */
+const BEDTIME = Math.floor((Date.now() - 30 * HOUR_MS) / 60_000) * 60_000;
+const sleep = { duration: 14_400 };
+function sleepRows() {
+  const { duration } = sleep;
+  const entryData = { SleepId: 1764195000, BedtimeStart: stamp(BEDTIME), BedtimeEnd: stamp(BEDTIME + duration * 1000), Duration: duration, DeepSleepDuration: duration / 4, LightSleepDuration: duration / 2, REMSleepDuration: duration / 4, HRAvg: 53, HRMin: 45, AvgHRV: 58, SleepQualityScore: 77, IsNap: false };
+  return [{ timestamp: stamp(BEDTIME), entryData }];
+}
+const RECOVERY_AT = Math.floor((Date.now() - 10 * HOUR_MS) / 60_000) * 60_000;
+const recoveryRows = () => [0, 1].map((i) => ({ timestamp: stamp(RECOVERY_AT + i * 1_800_000), entryData: { Balance: 0.7 + i / 100, StressState: 1 } }));
+const ACTIVITY_AT = Math.floor((Date.now() - 3 * HOUR_MS) / 60_000) * 60_000;
+const activityRows = () => [0, 1].map((i) => ({ timestamp: stamp(ACTIVITY_AT + i * 600_000), entryData: { HR: 64 + i, SpO2: i === 0 ? 0.96 : null, StepCount: 50, EnergyConsumption: 20_920 } }));
+/** The rows whose timestamp is in the asked `from`..`to` (epoch ms, both inclusive). */
+function asked(url: URL, rows: Array<{ timestamp: string }>) {
+  const [from, to] = [Number(url.searchParams.get("from")), Number(url.searchParams.get("to"))];
+  return rows.filter((row) => Date.parse(row.timestamp) >= from && Date.parse(row.timestamp) <= to);
+}
+
 const seen = { api: [] as Array<{ method: string; path: string; authorization: string | null; subscriptionKey: string | null }>, deauthorized: [] as Array<string | null> };
 const msw = setupServer(
   http.post(`${AUTH}/oauth/token`, () => HttpResponse.json({ ...fixture("token.json"), access_token: "suunto-access-1", refresh_token: "suunto-refresh-1" })),
@@ -65,6 +90,9 @@ const msw = setupServer(
     if (url.pathname === "/v3/workouts") return HttpResponse.json(recentWorkouts());
     if (url.pathname === `/v3/workouts/${RIDE}/fit`) return new HttpResponse(FIT, { headers: { "content-type": "application/octet-stream" } });
     if (url.pathname === "/247samples/daily-activity-statistics") return HttpResponse.json(recentStatistics());
+    if (url.pathname === "/247samples/sleep") return HttpResponse.json(asked(url, sleepRows()));
+    if (url.pathname === "/247samples/recovery") return HttpResponse.json(asked(url, recoveryRows()));
+    if (url.pathname === "/247samples/activity") return HttpResponse.json(asked(url, activityRows()));
     return new HttpResponse(null, { status: 404 });
   }),
 );
@@ -84,7 +112,7 @@ afterAll(async () => {
 });
 
 describe("suunto through the service", () => {
-  it("connects and backfills: the ride from its FIT file with its route, the run from its summary, the day's steps", async () => {
+  it("connects and backfills: the ride from its FIT file with its route, the run from its summary, the day's steps, last night, recovery and 24/7 heart rate", async () => {
     userId = await createUser(svc, key);
     const { connection } = await connectThroughService(svc, key, userId, "suunto", "suunto-code");
     expect(connection).toMatchObject({ status: "active", providerUserId: "fjelltrail_88" });
@@ -103,6 +131,24 @@ describe("suunto through the service", () => {
     expect(route.status, route.text).toBe(200);
     expect(route.body.data.length).toBe(15);
     await waitUntil(async () => (await svc.db.dailySummary.count({ where: { userId, provider: "suunto" } })) === 1, 30_000, "the daily summary");
+
+    await waitUntil(async () => (await svc.db.sleepSession.count({ where: { userId, provider: "suunto" } })) === 1, 30_000, "the night");
+    const night = await svc.db.sleepSession.findFirstOrThrow({ where: { userId, provider: "suunto" } });
+    expect(night).toMatchObject({ externalId: "sleep:1764195000", kind: "sleep", bedtimeStart: new Date(BEDTIME), bedtimeEnd: new Date(BEDTIME + 14_400_000), deepSeconds: 3600, lightSeconds: 7200, remSeconds: 3600, totalSleepSeconds: 14_400, awakeSeconds: 0, score: 77, averageHeartRate: 53, lowestHeartRate: 45, averageHrv: 58, timezone: "+01:00" });
+    const twentyFourSeven = { userId, provider: "suunto", type: { in: ["body_battery", "oxygen_saturation", "sleep_score"] } };
+    await waitUntil(async () => (await svc.db.quantitySample.count({ where: twentyFourSeven })) === 4, 30_000, "the 24/7 readings");
+    const readings = await svc.db.quantitySample.findMany({ where: twentyFourSeven, orderBy: [{ type: "asc" }, { startDate: "asc" }] });
+    expect(readings.map((row) => [row.type, Number(row.value), row.startDate])).toEqual([
+      ["body_battery", 70, new Date(RECOVERY_AT)],
+      ["body_battery", 71, new Date(RECOVERY_AT + 1_800_000)],
+      ["oxygen_saturation", 96, new Date(ACTIVITY_AT)],
+      ["sleep_score", 77, new Date(BEDTIME)],
+    ]);
+    const heartRate = await svc.db.quantitySample.findMany({ where: { userId, provider: "suunto", type: "heart_rate", startDate: { gte: new Date(ACTIVITY_AT) } }, orderBy: { startDate: "asc" } });
+    expect(heartRate.map((row) => [Number(row.value), row.startDate])).toEqual([
+      [64, new Date(ACTIVITY_AT)],
+      [65, new Date(ACTIVITY_AT + 600_000)],
+    ]);
   });
 
   it("a signed WORKOUT_CREATED queues a pull for that user; a wrong signature is refused", async () => {
@@ -118,6 +164,16 @@ describe("suunto through the service", () => {
     expect(run!.windowStart).toEqual(new Date(1497283815000 - DAY_MS));
   });
 
+  it("a signed SUUNTO_247_SLEEP_CREATED pulls the user's sleep: Suunto's revision of the night replaces it", async () => {
+    sleep.duration = 25_200;
+    const body = JSON.stringify({ type: "SUUNTO_247_SLEEP_CREATED", username: "fjelltrail_88", samples: sleepRows() });
+    const answer = await fetch(`${svc.url}/providers/suunto/notifications`, { method: "POST", headers: { "content-type": "application/json", "x-hmac-sha256-signature": createHmac("sha256", NOTIFICATION_SECRET).update(body).digest("hex") }, body });
+    expect(answer.status, await answer.text()).toBe(200);
+    await waitUntil(async () => (await svc.db.syncRun.findFirst({ where: { userId, trigger: "notification", dataType: "sleep" } }))?.status === "succeeded", 30_000, "the sleep pull");
+    await waitUntil(async () => (await svc.db.sleepSession.findFirst({ where: { userId, provider: "suunto" } }))?.bedtimeEnd.getTime() === BEDTIME + 25_200_000, 30_000, "the revised night");
+    expect(await svc.db.sleepSession.findMany({ where: { userId, provider: "suunto" } })).toEqual([expect.objectContaining({ externalId: "sleep:1764195000", totalSleepSeconds: 25_200, deepSeconds: 6300 })]);
+  });
+
   it("disconnecting with delete_data deauthorizes the grant at Suunto and erases the records", async () => {
     const answer = await svc.call(`/v1/users/${userId}/connections/suunto?delete_data=true`, { key, method: "DELETE" });
     expect(answer.status, answer.text).toBe(202);
@@ -126,5 +182,7 @@ describe("suunto through the service", () => {
     expect(seen.deauthorized).toEqual(["Bearer suunto-access-1"]);
     expect(await svc.db.workout.count({ where: { userId, provider: "suunto" } })).toBe(0);
     expect(await svc.db.dailySummary.count({ where: { userId, provider: "suunto" } })).toBe(0);
+    expect(await svc.db.sleepSession.count({ where: { userId, provider: "suunto" } })).toBe(0);
+    expect(await svc.db.quantitySample.count({ where: { userId, provider: "suunto" } })).toBe(0);
   });
 });

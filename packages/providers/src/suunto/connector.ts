@@ -1,20 +1,23 @@
 import { ProviderError, type Connector, type ProviderTokens } from "@svc/core";
+import { parseSuuntoActivitySamples, SUUNTO_ACTIVITY_SAMPLES_FORMAT } from "./activity-samples.ts";
 import { parseSuuntoDailyActivity, SUUNTO_DAILY_ACTIVITY_FORMAT } from "./daily-activity.ts";
 import { suuntoNotifications } from "./notifications.ts";
-import { pullSuunto } from "./pull.ts";
+import { pullSuunto, SUUNTO_NOTIFICATION_TYPES } from "./pull.ts";
+import { parseSuuntoRecovery, SUUNTO_RECOVERY_FORMAT } from "./recovery.ts";
+import { parseSuuntoSleep, SUUNTO_SLEEP_FORMAT } from "./sleep.ts";
 import { parseSuuntoWorkout, SUUNTO_WORKOUT_FORMAT } from "./workout.ts";
 
 /**
  * Suunto Cloud API (API Zone): workouts with their FIT files (routes, laps, heart rate through
- * the activity-file pipeline) and daily steps and energy, notified by the application's
- * webhook (HMAC-signed). Every API call carries the application's subscription key. See
- * docs/providers.md ("Suunto").
+ * the activity-file pipeline), daily steps and energy, 24/7 heart rate, HRV and SpO2, sleeps
+ * and body resources, notified by the application's webhook (HMAC-signed). Every API call
+ * carries the application's subscription key. See docs/providers.md ("Suunto").
  */
 export const provider: Connector = {
   slug: "suunto",
   name: "Suunto",
   kind: "push",
-  dataTypes: ["workouts", "heart", "activity"],
+  dataTypes: ["workouts", "heart", "activity", "sleep", "recovery", "vitals"],
   keys: [
     { name: "CLIENT_ID", required: true, secret: false, env: "SVC_SUUNTO_CLIENT_ID" },
     { name: "CLIENT_SECRET", required: true, secret: true, env: "SVC_SUUNTO_CLIENT_SECRET" },
@@ -36,16 +39,22 @@ export const provider: Connector = {
     // A refresh answers a new access and refresh token.
     rotatesRefreshToken: true,
   },
-  // Daily statistics are asked 28 days at a time (Suunto's longest interval); a workout costs its list page share and its file.
+  // Daily statistics are asked 28 days at a time (Suunto's longest interval), 24/7 samples 14; a workout costs its list page share and its file.
   backfillDays: 30,
   // The webhook brings new workouts and 24/7 data; the daily pull catches events that were lost.
   pullIntervalMinutes: 1440,
   // Suunto publishes no request quota (it is set per subscription at review): a 429 pauses the application with its Retry-After.
   rateLimits: {},
-  notificationTypes: ["workouts", "daily_activity"],
+  notificationTypes: SUUNTO_NOTIFICATION_TYPES,
   identify: async (_client, tokens) => ({ providerUserId: usernameOf(tokens) }),
   pull: pullSuunto,
-  parsers: { [SUUNTO_WORKOUT_FORMAT]: parseSuuntoWorkout, [SUUNTO_DAILY_ACTIVITY_FORMAT]: parseSuuntoDailyActivity },
+  parsers: {
+    [SUUNTO_WORKOUT_FORMAT]: parseSuuntoWorkout,
+    [SUUNTO_DAILY_ACTIVITY_FORMAT]: parseSuuntoDailyActivity,
+    [SUUNTO_ACTIVITY_SAMPLES_FORMAT]: parseSuuntoActivitySamples,
+    [SUUNTO_SLEEP_FORMAT]: parseSuuntoSleep,
+    [SUUNTO_RECOVERY_FORMAT]: parseSuuntoRecovery,
+  },
   notifications: suuntoNotifications,
   async revoke(client) {
     const url = new URL(client.urls.deauthorize ?? "");

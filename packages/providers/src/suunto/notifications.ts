@@ -2,9 +2,10 @@
 // application's settings, signed in `X-HMAC-SHA256-Signature` (HMAC SHA-256 of the raw body
 // with the application's notification secret, hex: the key NOTIFICATION_SECRET). A request
 // no key set verifies is refused (401). A verified WORKOUT_CREATED pulls that user's
-// workouts a day either side of the workout's start; SUUNTO_247_ACTIVITY_CREATED pulls the
-// user's daily activity of the last two days; other types (routes, sleep and recovery, which
-// svc does not read from Suunto) are acknowledged. The body is never taken as data.
+// workouts a day either side of the workout's start; SUUNTO_247_ACTIVITY_CREATED,
+// SUUNTO_247_SLEEP_CREATED and SUUNTO_247_RECOVERY_CREATED pull the user's daily activity,
+// sleep or recovery of the last two days; other types (routes) are acknowledged. The body
+// is never taken as data, though Suunto's 24/7 events carry their samples.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys } from "@svc/core";
@@ -17,6 +18,12 @@ const HOUR_MS = 3_600_000;
 const AROUND_START_MS = 24 * HOUR_MS;
 /** Without a workout start, and for 24/7 data: a watch synced late brings up to this much. */
 const LOOKBACK_MS = 48 * HOUR_MS;
+
+const DATA_TYPE_OF_247_EVENT: ReadonlyMap<unknown, string> = new Map([
+  ["SUUNTO_247_ACTIVITY_CREATED", "daily_activity"],
+  ["SUUNTO_247_SLEEP_CREATED", "sleep"],
+  ["SUUNTO_247_RECOVERY_CREATED", "recovery"],
+]);
 
 export const suuntoNotifications: NotificationHandler = {
   handle(request: InboundRequest, keySets: readonly ProviderKeys[]): InboundAnswer {
@@ -42,10 +49,8 @@ function pullOf(body: JsonObject, username: string): NotifiedPull | null {
       : { start: new Date(now - LOOKBACK_MS), end: new Date(now + HOUR_MS) };
     return { providerUserId: username, dataType: "workouts", window };
   }
-  if (body.type === "SUUNTO_247_ACTIVITY_CREATED") {
-    return { providerUserId: username, dataType: "daily_activity", window: { start: new Date(now - LOOKBACK_MS), end: new Date(now + HOUR_MS) } };
-  }
-  return null;
+  const dataType = DATA_TYPE_OF_247_EVENT.get(body.type);
+  return dataType ? { providerUserId: username, dataType, window: { start: new Date(now - LOOKBACK_MS), end: new Date(now + HOUR_MS) } } : null;
 }
 
 function isSignedBy(request: InboundRequest, keySets: readonly ProviderKeys[]): boolean {
