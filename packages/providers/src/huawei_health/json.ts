@@ -1,6 +1,7 @@
-// Reading Health Kit's JSON: sample point times are nanoseconds since the epoch (a number or
-// its digits), request times milliseconds; a field value is `{fieldName, integerValue |
-// floatValue | longValue}`.
+// Reading Health Kit's JSON: sample point and health record times are nanoseconds since the
+// epoch (a number or its digits); request times, activity record times and the time fields of
+// a sleep record (`fall_asleep_time`...) milliseconds; a field value is `{fieldName,
+// integerValue | floatValue | longValue}`.
 
 export type JsonObject = Record<string, unknown>;
 
@@ -22,6 +23,13 @@ export function instantOfNanos(value: unknown): Date | null {
   else return null;
   const ms = Number(nanos / NANOS_PER_MS);
   return ms >= EARLIEST_MS && ms < LATEST_MS ? new Date(ms) : null;
+}
+
+/** An instant from milliseconds since the epoch (a number or its digits); null otherwise. */
+export function instantOfMillis(value: unknown): Date | null {
+  const ms = typeof value === "number" ? value : typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(ms)) return null;
+  return ms >= EARLIEST_MS && ms < LATEST_MS ? new Date(Math.round(ms)) : null;
 }
 
 /** The figures of a sample point's `value` list, by field name (finite numbers only). */

@@ -1,8 +1,9 @@
 // Health Kit sample details (`sampleSet:polymerize` without grouping) as quantity samples:
-// heart rate (`bpm`), SpO2 (`saturation`, %), blood pressure (`systolic_pressure`,
-// `diastolic_pressure`, mmHg), weight (`body_weight`, kg) and body temperature
-// (`temperature`, °C). A point's times are nanoseconds; an instantaneous reading has start
-// = end. Health Kit names no zone of a reading, so none is stored.
+// heart rate and resting heart rate (`bpm`), HRV (`heartRateVariabilityRMSSD`, ms), SpO2
+// (`saturation`, %), blood pressure (`systolic_pressure`, `diastolic_pressure`, mmHg), weight
+// (`body_weight`, kg) and body temperature (`temperature`, °C). A point's times are
+// nanoseconds; an instantaneous reading has start = end. Health Kit names no zone of a
+// reading, so none is stored.
 
 import type { QuantitySampleRecord } from "@svc/core";
 import { emptyParsedRecords, MalformedUpload, type ParsedRecords } from "../parsed-records.ts";
@@ -13,6 +14,8 @@ export const HUAWEI_READINGS_FORMAT = "huawei-health-readings";
 /** The detail data types read, with the catalog type of each field that is stored. */
 export const READING_FIELDS: Readonly<Record<string, ReadonlyArray<{ field: string; type: string; unit: string }>>> = {
   "com.huawei.instantaneous.heart_rate": [{ field: "bpm", type: "heart_rate", unit: "count/min" }],
+  "com.huawei.instantaneous.resting_heart_rate": [{ field: "bpm", type: "resting_heart_rate", unit: "count/min" }],
+  "com.huawei.heart_rate_variability": [{ field: "heartRateVariabilityRMSSD", type: "hrv_rmssd", unit: "ms" }],
   "com.huawei.instantaneous.spo2": [{ field: "saturation", type: "oxygen_saturation", unit: "%" }],
   "com.huawei.instantaneous.blood_pressure": [
     { field: "systolic_pressure", type: "blood_pressure_systolic", unit: "mmHg" },

@@ -13,7 +13,7 @@ export const BUILTIN_SOURCE_ORDERS: Readonly<Record<string, readonly string[]>> 
   body: ["withings", "bluetooth", "garmin", "fitbit", "apple", "oura", "polar", "samsung", "google", "xiaomi", "huawei", "health_connect", "apple_health", "self_report"],
   vitals: ["withings", "bluetooth", "apple", "garmin", "oura", "whoop", "polar", "fitbit", "samsung", "google", "huawei", "health_connect", "apple_health", "self_report"],
   sleep: ["oura", "ultrahuman", "whoop", "garmin", "apple", "polar", "fitbit", "withings", "coros", "suunto", "samsung", "google", "xiaomi", "huawei", "health_connect", "apple_health", "self_report"],
-  workouts: ["garmin", "polar", "coros", "suunto", "wahoo", "strava", "apple", "whoop", "fitbit", "oura", "samsung", "google", "health_connect", "apple_health", "activity_files", "self_report"],
+  workouts: ["garmin", "polar", "coros", "suunto", "wahoo", "strava", "apple", "whoop", "fitbit", "oura", "samsung", "google", "huawei", "health_connect", "apple_health", "activity_files", "self_report"],
   nutrition: ["cronometer", "myfitnesspal", "apple", "google", "samsung", "health_connect", "apple_health", "self_report"],
   cycle: ["apple", "oura", "garmin", "fitbit", "whoop", "samsung", "google", "health_connect", "apple_health", "self_report"],
   mindfulness: ["apple", "oura", "garmin", "whoop", "fitbit", "samsung", "google", "health_connect", "apple_health", "self_report"],
