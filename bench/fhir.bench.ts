@@ -8,6 +8,7 @@
 // (target: no more costly). Prints figures; asserts nothing.
 //   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
 //   BENCH_PG_STATS=1 ...           (after each figure, the statements that took most database time)
+//   BENCH_FHIR_PHASE=newest ...    (only the _sort=-date figures: an idle user beside an active one)
 import {
   createTenant,
   createUser,
@@ -176,16 +177,39 @@ async function reportBaseSearch(view: "merged" | "all") {
     `/v1/fhir date=ge&date=lt&_count=100, ${view}`.padEnd(46),
     `p50 ${ms(pct(baseTimes, 0.5))}  p99 ${ms(pct(baseTimes, 0.99))}   ratio to the spec route ${(pct(baseTimes, 0.5) / pct(specTimes, 0.5)).toFixed(2)}`,
   );
-  // Newest first: the latest 100 (the data ends almost a year before now), and 100 before a random time.
+}
+
+/**
+ * Newest first: the latest 100 of this user, idle since its data ended (almost a year before
+ * now), beside the latest 100 as of the data's end (date=lt: what an active user's latest page
+ * costs), and 100 before a random time.
+ */
+async function reportNewestFirst(view: "merged" | "all") {
+  const principal = { kind: "tenant" as const, tenantId, keyId: "bench" };
+  const base = { baseUrl: "https://svc.example/v1/fhir", codeSystemBase: settings.codeSystemBase };
   const newest = (extra: Record<string, string | string[]>) =>
     searchFhirObservations(db, principal, { patient: user, _sort: "-date", _count: "100", view, ...extra }, { strict: false }, base);
-  const latest = await timed(() => newest({}));
+  const dataEnd = new Date(origin + YEAR_DAYS * DAY).toISOString();
+  const idle = await timed(() => newest({}));
+  const active = await timed(() => newest({ date: `lt${dataEnd}` }));
   const before = await timed(() => newest({ date: `lt${randomStart()}` }));
-  console.log(`/v1/fhir _sort=-date&_count=100, latest, ${view}`.padEnd(46), `p50 ${ms(pct(latest, 0.5))}  p99 ${ms(pct(latest, 0.99))}`);
+  const idleFor = Math.round((Date.now() - Date.parse(dataEnd)) / DAY);
+  console.log(`/v1/fhir _sort=-date&_count=100, latest, ${view}`.padEnd(46), `p50 ${ms(pct(idle, 0.5))}  p99 ${ms(pct(idle, 0.99))}   (idle user: last record ${idleFor} days ago)`);
+  console.log(
+    `/v1/fhir _sort=-date&_count=100, lt data end, ${view}`.padEnd(46),
+    `p50 ${ms(pct(active, 0.5))}  p99 ${ms(pct(active, 0.99))}   (as an active user; idle/active ${(pct(idle, 0.5) / pct(active, 0.5)).toFixed(2)})`,
+  );
   console.log(`/v1/fhir _sort=-date&_count=100, date=lt, ${view}`.padEnd(46), `p50 ${ms(pct(before, 0.5))}  p99 ${ms(pct(before, 0.99))}`);
 }
 
+/** BENCH_FHIR_PHASE=newest: the newest-first figures only (after the same load). */
+const onlyNewest = process.env.BENCH_FHIR_PHASE === "newest";
+
 for (const view of ["merged", "all"] as const) {
+  if (onlyNewest) {
+    await reportNewestFirst(view);
+    continue;
+  }
   const baseline = await samplesPage(view);
   console.log(`page of 100 heart rate samples (GET /samples), view ${view}: p50 ${ms(pct(baseline, 0.5))}  p99 ${ms(pct(baseline, 0.99))}`);
   await report(`FHIR page of 100, every kind, view ${view}`, {}, view, baseline);
@@ -193,6 +217,7 @@ for (const view of ["merged", "all"] as const) {
   await report(`FHIR page of 100, category=vital-signs, view ${view}`, { category: "vital-signs" }, view, baseline);
   await report(`FHIR page of 100, ECG recordings, view ${view}`, { code: "http://loinc.org|11524-6" }, view, baseline);
   await reportBaseSearch(view);
+  await reportNewestFirst(view);
   console.log();
 }
 

@@ -29,7 +29,7 @@ export const MAY_IMPORT: Record<Domain, readonly Domain[]> = {
   ingest: ["platform", "identity", "events", "records", "sharing"],
   connections: ["platform", "identity", "events", "records", "ingest"],
   webhooks: ["platform", "identity", "events"],
-  erasure: ["platform", "identity", "events", "records", "sharing", "ingest", "connections", "webhooks"],
+  erasure: ["platform", "identity", "events", "records", "fhir", "sharing", "ingest", "connections", "webhooks"],
   admin: ["platform", "identity", "events", "records", "sharing", "ingest", "connections", "webhooks", "erasure"],
 };
 

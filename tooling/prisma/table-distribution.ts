@@ -77,6 +77,8 @@ export const TABLE_DISTRIBUTION: Readonly<Record<string, TablePlacement>> = {
   audit_entries: coordinator("the instance's and the tenants' logs, read across users"),
   rate_limits: coordinator("written on every call, keyed by the caller"),
   provider_quotas: coordinator("shared by every user of a provider application"),
+  fhir_exports: coordinator("a tenant's export runs, read by state and expiry across users"),
+  fhir_export_files: coordinator("part of fhir_exports"),
   _prisma_migrations: coordinator("the migrations' bookkeeping"),
   quantity_samples_legacy: coordinator("samples an upgrade left one row each, keyed by id alone: the job data-moves empties it, finish that before distributing"),
 };

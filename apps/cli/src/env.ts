@@ -1,11 +1,14 @@
 import { z } from "zod";
 
-/** The CLI's settings: where the database is, and the encryption keys. The only place the CLI reads process.env. */
+/** The CLI's settings: where the database is, the encryption keys, and the instance's URLs. The only place the CLI reads process.env. */
 export const CliEnvSchema = z.object({
   DATABASE_URL: z.url().optional(),
   SVC_DATA_DIR: z.string().default("./.data"),
   SVC_ENCRYPTION_KEY: z.string().optional(),
   SVC_PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
+  /** `svc export`: the instance's public URL and code system base, as the server reads them (for the Observations' own codes). */
+  SVC_PUBLIC_URL: z.url().optional(),
+  SVC_FHIR_CODE_SYSTEM_BASE: z.url().optional(),
 });
 
 export type CliEnv = z.infer<typeof CliEnvSchema>;

@@ -8,6 +8,8 @@ import {
   createTenantApiKey,
   ENCRYPTION_KEY_FILE,
   encryptionKeyId,
+  FHIR_EXPORT_TYPES,
+  type FhirExportType,
   listAdminKeyInfo,
   listTenantApiKeyInfo,
   loadEncryptionKeys,
@@ -18,6 +20,7 @@ import {
 import { migrate, withDatabase } from "./database.ts";
 import { readCliEnv, readMcpLauncherEnv } from "./env.ts";
 import { errorMessage } from "./error-message.ts";
+import { exportCommand } from "./export.ts";
 import { checkInstance } from "./mcp/check-instance.ts";
 import { forwardStdio } from "./mcp/forward-stdio.ts";
 import { resolveMcpTarget } from "./mcp/mcp-target.ts";
@@ -188,6 +191,36 @@ function integerOption(min: number, max: number) {
     if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`Not a whole number from ${min} to ${max}.`);
     return n;
   };
+}
+
+program
+  .command("export")
+  .description(
+    "write the FHIR NDJSON files (Patient, Observation) of a tenant's active users, or of one user, into a folder, " +
+      "as a FHIR Bulk Data export writes them; prints each file",
+  )
+  .requiredOption("--tenant <id>", "the tenant's id (uuid)", uuidOption)
+  .option("--user <id>", "only this user of the tenant (uuid)", uuidOption)
+  .option("--type <types>", "resource types, comma-separated: Patient, Observation", typesOption, [...FHIR_EXPORT_TYPES])
+  .option("--since <instant>", "only resources updated after this FHIR instant, e.g. 2026-01-01T00:00:00Z", instantOption)
+  .requiredOption("--out <dir>", "the folder the files are written into (created when missing; existing files are never overwritten)")
+  .action(async (options: { tenant: string; user?: string; type: FhirExportType[]; since?: Date; out: string }) => {
+    await exportCommand(readCliEnv(), { tenant: options.tenant, user: options.user, types: options.type, since: options.since ?? null, out: options.out });
+  });
+
+function typesOption(value: string): FhirExportType[] {
+  const asked = value.split(",").map((type) => type.trim());
+  const unknown = asked.filter((type) => !(FHIR_EXPORT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0 || asked.length === 0) throw new InvalidArgumentError(`Not ${FHIR_EXPORT_TYPES.join(" or ")}: ${unknown.join(", ")}.`);
+  return FHIR_EXPORT_TYPES.filter((type) => asked.includes(type));
+}
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+function instantOption(value: string): Date {
+  const time = new Date(value);
+  if (!INSTANT.test(value) || Number.isNaN(time.getTime())) throw new InvalidArgumentError("Not a FHIR instant (e.g. 2026-01-01T00:00:00Z).");
+  return time;
 }
 
 const dev = program.command("dev").description("development helpers");

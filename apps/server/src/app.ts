@@ -1,5 +1,5 @@
 import { appRouter, createApiContext, openApiYaml, problemFor } from "@svc/api";
-import type { CoreDeps } from "@svc/core";
+import { AppError, type CoreDeps } from "@svc/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Request } from "express";
 import type { Logger } from "pino";
@@ -14,6 +14,7 @@ import { routeRequestSpan, traceRequests } from "./trace-requests.ts";
 import { restBodies } from "./rest-bodies.ts";
 import { restProblemBodies } from "./rest-problem-bodies.ts";
 import { fhirFormats, fhirNotFound } from "./fhir/fhir-answers.ts";
+import { bulkFilesRouter } from "./fhir/bulk-files-router.ts";
 import { ingestRouter } from "./uploads/ingest-router.ts";
 import { oauthCallbackRouter } from "./oauth/callback-router.ts";
 import { connectRouter } from "./connect/connect-router.ts";
@@ -60,9 +61,11 @@ export function createApp({ deps, logger, readiness, publicUrl, httpMetrics = fa
   });
 
   const createContext = ({ req }: { req: Request }) =>
-    createApiContext({ deps, requestId: req.requestId, header: (name) => req.get(name) });
+    createApiContext({ deps, requestId: req.requestId, header: (name) => req.get(name), requestPath: req.originalUrl });
   const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: Request }) => {
-    if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
+    // A 500 written for the caller (a failed FHIR export's status) is an answer, not a failure of this request.
+    const answered = error.cause instanceof AppError && error.cause.detailForCaller;
+    if (error.code === "INTERNAL_SERVER_ERROR" && !answered) req.log.error({ err: error.cause ?? error }, "procedure failed");
     // A 503 from a database or raw store that cannot be reached: the operator needs its cause.
     if (error.code === "SERVICE_UNAVAILABLE") {
       const appError = error.cause as { cause?: unknown; detail?: string } | undefined;
@@ -72,6 +75,8 @@ export function createApp({ deps, logger, readiness, publicUrl, httpMetrics = fa
 
   // Upload bodies are not JSON: their own handlers, ahead of the JSON routes.
   app.use(ingestRouter(deps));
+  // FHIR Bulk Data export files: NDJSON bytes, ahead of the base's JSON-only format check.
+  app.use(bulkFilesRouter(deps));
   // The icon every page links to (/favicon.svg; /favicon.ico answers it too).
   app.use(faviconRouter());
   // Pages for people: the end of a provider consent, and the hosted connect page.

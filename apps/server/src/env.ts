@@ -52,6 +52,8 @@ export const EnvSchema = z.object({
   SVC_RATE_LIMIT_USER: z.coerce.number().int().min(0).default(1200),
   /** Length of the fixed window in seconds, counted from a caller's first call; 0 turns every limit off. */
   SVC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+  /** How long the files of a FHIR Bulk Data export (and the answer of a failed one) are kept, in hours. */
+  SVC_FHIR_EXPORT_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
   // Metrics (docs/deployment.md "Metrics"): Prometheus text at GET /metrics on a listener of its own.
   /** Port of the metrics listener (0: any free one); unset: none, and no request is timed. */
   SVC_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),

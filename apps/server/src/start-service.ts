@@ -104,7 +104,8 @@ export async function startService(
     user: env.SVC_RATE_LIMIT_USER,
     windowSeconds: env.SVC_RATE_LIMIT_WINDOW_SECONDS,
   });
-  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, uploads, instance, rateLimits };
+  const fhirExports = { retentionHours: env.SVC_FHIR_EXPORT_RETENTION_HOURS };
+  const deps: CoreDeps = { db, jobs, rawStore, sealer, webhooks, providers, providerConfig, sync, uploads, instance, rateLimits, fhirExports };
 
   if (env.SVC_BOOTSTRAP_TENANT) {
     const created = await bootstrapTenant(db, env.SVC_BOOTSTRAP_TENANT);

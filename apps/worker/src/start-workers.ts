@@ -13,6 +13,8 @@ import { registerSyncPull } from "./handlers/sync-pull.ts";
 import { registerSampleRollupsSweep } from "./handlers/sample-rollups-sweep.ts";
 import { registerSampleMergedRollups } from "./handlers/sample-merged-rollups.ts";
 import { registerDataMoves } from "./handlers/data-moves.ts";
+import { registerFhirExport } from "./handlers/fhir-export.ts";
+import { registerFhirExportSweep } from "./handlers/fhir-export-sweep.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Registers every job handler of the etl role on the queue. */
@@ -32,4 +34,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   await registerSampleMergedRollups(deps);
   await registerSampleRollupsSweep(deps);
   await registerDataMoves(deps);
+  await registerFhirExport(deps);
+  await registerFhirExportSweep(deps);
 }

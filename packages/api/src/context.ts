@@ -15,6 +15,8 @@ export interface ApiContext {
   idempotencyKey: string | undefined;
   /** The Prefer header, when sent (the FHIR base reads `handling=strict` from it). */
   prefer?: string | undefined;
+  /** The path and query as the client sent them (a FHIR export's manifest names its kick-off URL), when the host knows it. */
+  requestPath?: string | undefined;
   /** Status and headers a procedure sets on its answer (REST only honours the status). */
   response: { status?: number; headers: Record<string, string> };
 }
@@ -25,6 +27,7 @@ export function createApiContext(input: {
   deps: CoreDeps;
   requestId: string;
   header: (name: string) => string | undefined;
+  requestPath?: string | undefined;
 }): ApiContext {
   return {
     deps: input.deps,
@@ -32,6 +35,7 @@ export function createApiContext(input: {
     authorization: input.header("authorization"),
     idempotencyKey: input.header("idempotency-key"),
     prefer: input.header("prefer"),
+    requestPath: input.requestPath,
     response: { headers: {} },
   };
 }

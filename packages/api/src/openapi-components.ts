@@ -27,6 +27,8 @@ import { ZDailySummary } from "./routers/daily/daily-summary.schema.ts";
 import { ZListDailySummariesResponseSchema } from "./routers/daily/list-daily-summaries.types.ts";
 import { ZGetDeletionResponseSchema } from "./routers/deletions/get-deletion.types.ts";
 import { ZCapabilityStatement, ZPatient, ZPatientBundle } from "./routers/fhir-base/fhir-base.schema.ts";
+import { ZExportManifest, ZInformationOutcome } from "./routers/fhir-export/fhir-export.schema.ts";
+import { ZGetExportStatusResponseSchema } from "./routers/fhir-export/get-export-status.types.ts";
 import { ZEcgRecording, ZEcgRecordingWithVoltages } from "./routers/ecg/ecg.schema.ts";
 import { ZListEcgRecordingsResponseSchema } from "./routers/ecg/list-ecg-recordings.types.ts";
 import {
@@ -147,6 +149,9 @@ export const OPENAPI_COMPONENTS: Record<string, z.ZodType> = {
   FhirPatient: ZPatient,
   FhirPatientBundle: ZPatientBundle,
   FhirCapabilityStatement: ZCapabilityStatement,
+  FhirInformationOutcome: ZInformationOutcome,
+  FhirBulkDataManifest: ZExportManifest,
+  FhirBulkDataStatus: ZGetExportStatusResponseSchema,
 
   // Users, their sources, uploads, shares and deletions.
   User: ZUser,

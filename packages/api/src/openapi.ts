@@ -1,5 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { bulkFilePaths } from "./openapi-bulk-files.ts";
 import { OPENAPI_COMPONENTS } from "./openapi-components.ts";
+import { errorContent, OPERATION_OUTCOME_SCHEMA } from "./openapi-fhir.ts";
 import { finishSchemas } from "./openapi-schemas.ts";
 import { UPLOAD_ACCEPTED, uploadPaths } from "./openapi-uploads.ts";
 import { eventComponents, webhookPathItems } from "./openapi-webhooks.ts";
@@ -27,8 +29,9 @@ const PROBLEM_SCHEMA = {
 /**
  * The OpenAPI 3.1 document of this build, generated from the router, with the schemas of
  * openapi-components.ts and of every webhook event named. Added after generation: the upload
- * routes and the `webhooks` (one per event type); every error answer is an
- * application/problem+json Problem worded by its own procedure's errorResponses (statuses
+ * routes, the FHIR Bulk Data files and the `webhooks` (one per event type); every error answer is an
+ * application/problem+json Problem (under /v1/fhir also an application/fhir+json
+ * OperationOutcome: openapi-fhir.ts) worded by its own procedure's errorResponses (statuses
  * every operation can answer added); a procedure's successStatus (201, 202, 204) replaces the
  * generator's 200, and a 204 has no content; then the schemas are finished for client
  * generators (openapi-schemas.ts).
@@ -50,13 +53,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     },
     defs: { ...OPENAPI_COMPONENTS, ...eventComponents() },
   });
-  document.paths = { ...document.paths, ...uploadPaths() } as OpenAPIObject["paths"];
+  document.paths = { ...document.paths, ...uploadPaths(), ...bulkFilePaths() } as OpenAPIObject["paths"];
   document.webhooks = webhookPathItems() as OpenAPIObject["webhooks"];
   const metas = routeMetas();
   const errorDescriptionsByRoute = errorDescriptions(metas);
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA, UploadAccepted: UPLOAD_ACCEPTED },
+    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA, FhirOperationOutcome: OPERATION_OUTCOME_SCHEMA, UploadAccepted: UPLOAD_ACCEPTED },
   };
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
@@ -79,7 +82,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
           ...((status === "429" || status === "503") && {
             headers: { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait before calling again." } },
           }),
-          content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+          content: errorContent(path),
         };
       }
       const meta = metas.get(`${method.toUpperCase()} ${path}`);

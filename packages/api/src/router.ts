@@ -26,6 +26,7 @@ import { auditLogRouter } from "./routers/audit-log/router.ts";
 import { adminTenantsRouter } from "./routers/admin-tenants/router.ts";
 import { fhirRouter } from "./routers/fhir/router.ts";
 import { fhirBaseRouter } from "./routers/fhir-base/router.ts";
+import { fhirExportRouter } from "./routers/fhir-export/router.ts";
 import { consentsRouter } from "./routers/consents/router.ts";
 import { router } from "./trpc.ts";
 
@@ -54,6 +55,8 @@ export const appRouter = router({
   connections: connectionsRouter,
   sync: syncRouter,
   fhir: fhirRouter,
+  // Before fhirBase: its Patient/{id} would take Patient/$export.
+  fhirExport: fhirExportRouter,
   fhirBase: fhirBaseRouter,
   pipeline: pipelineRouter,
   adminMirrors: adminMirrorsRouter,

@@ -5,6 +5,7 @@ import type { ProviderCatalog, ProviderConfig, SyncSettings } from "./connection
 import type { RateLimits } from "./identity/index.ts";
 import type { UploadSettings } from "./ingest/index.ts";
 import type { WebhookSettings } from "./webhooks/index.ts";
+import type { FhirExportSettings } from "./fhir/index.ts";
 
 /** Addresses of the instance as the outside world sees it. */
 export interface InstanceSettings {
@@ -36,4 +37,6 @@ export interface CoreDeps {
   instance: InstanceSettings;
   /** API calls per caller and window (SVC_RATE_LIMIT_*), counted where the caller is authenticated. */
   rateLimits: RateLimits;
+  /** FHIR Bulk Data exports: how long their files stay (SVC_FHIR_EXPORT_RETENTION_HOURS). */
+  fhirExports: FhirExportSettings;
 }

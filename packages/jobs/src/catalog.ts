@@ -118,6 +118,21 @@ export const JOB_CATALOG = {
     payload: z.object({}),
     options: { retryLimit: 1, retryDelay: 10, expireInSeconds: 5 * 60 },
   },
+  // Writes the NDJSON files of one FHIR Bulk Data export (core's fhir/export/run-fhir-export.ts).
+  // A run works about 10 minutes and queues the next one, so no attempt comes near the expiry;
+  // one whose worker died (no heartbeat for 10 s) is retried and continues from the last
+  // durable file. At most 2 at once per process: each streams one user's pages.
+  "fhir-export": {
+    payload: z.object({ fhir_export_id: z.uuid() }),
+    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, heartbeatSeconds: 10, expireInSeconds: 30 * 60 },
+    work: { localConcurrency: 2 },
+  },
+  // Deletes the files and rows of FHIR exports past their expiry, and of cancelled ones; scheduled every 15 minutes.
+  "fhir-export-sweep": {
+    payload: z.object({}),
+    options: { retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+    queue: { policy: "singleton" },
+  },
 } as const;
 
 export type JobName = keyof typeof JOB_CATALOG;

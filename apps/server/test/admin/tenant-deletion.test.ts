@@ -166,6 +166,11 @@ async function populate(name: string): Promise<Populated> {
   expect((await svc.call(`/v1/webhooks/${own.body.id}`, { key, method: "PATCH", body: { enabled: false } })).status).toBe(200);
   // The erasure and revocation jobs have ended (their events went to no endpoint yet).
   await waitUntil(async () => (await svc.db.deletionJob.count({ where: { tenantId, status: { in: ["pending", "running"] } } })) === 0, 20_000, "the setup's deletion jobs");
+  // A completed FHIR Bulk Data export of every user (its files under fhir-exports/<tenant id>/).
+  const kickOff = await svc.call("/v1/fhir/Patient/$export", { key });
+  expect(kickOff.status, kickOff.text).toBe(202);
+  const exportId = kickOff.headers.get("content-location")!.split("/").pop()!;
+  await waitUntil(async () => (await svc.call(`/v1/fhir/bulk-status/${exportId}`, { key })).status === 200, 60_000, "the tenant's export");
   const receiver = await startWebhookReceiver(replies.ok());
   receivers.push(receiver);
   await insertEndpoint(svc, tenantId, receiver.url);
@@ -187,6 +192,7 @@ describe("DELETE /v1/admin/tenants/{tenant_id}", () => {
   let doomedScope: TenantScope;
   let keptScope: TenantScope;
   let keptBefore: Record<string, number>;
+  let doomedExportFiles: string[];
 
   beforeAll(async () => {
     doomed = await populate("doomed");
@@ -194,6 +200,9 @@ describe("DELETE /v1/admin/tenants/{tenant_id}", () => {
     doomedScope = await tenantScope(svc.db, doomed.tenant.tenant_id);
     keptScope = await tenantScope(svc.db, kept.tenant.tenant_id);
     keptBefore = await tenantRowCounts(svc.db, keptScope);
+    const files = await svc.db.fhirExportFile.findMany({ where: { exportId: { in: doomedScope.exportIds } }, select: { storageKey: true } });
+    doomedExportFiles = files.map((file) => path.join(svc.dataDir, "raw", file.storageKey));
+    for (const file of doomedExportFiles) expect(existsSync(file), file).toBe(true);
   }, 120_000);
 
   it("the tenants have rows in every table a tenant has rows in, and raw files", async () => {
@@ -245,6 +254,7 @@ describe("DELETE /v1/admin/tenants/{tenant_id}", () => {
     expect(await tenantRowCounts(svc.db, keptScope)).toEqual(keptBefore);
     for (const userId of doomed.users) expect(existsSync(rawFolder(userId))).toBe(false);
     expect(existsSync(rawFolder(kept.users[0]!))).toBe(true);
+    for (const file of doomedExportFiles) expect(existsSync(file), file).toBe(false);
 
     // Gone for the admin routes; the deletion stays readable; a repeat is 404.
     expect((await admin(`/v1/admin/tenants/${tenantId}`)).status).toBe(404);

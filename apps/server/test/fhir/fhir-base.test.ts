@@ -1,5 +1,6 @@
 import { CapabilityTool, Client, RESPONSE_KEY } from "fhir-kit-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { QuantitySampleRecord } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
@@ -120,9 +121,9 @@ describe("GET /v1/fhir/metadata", () => {
     }
     for (const name of ["patient", "subject", "code", "category", "date", "_lastUpdated", "view"]) expect(tool.resourceSearch("Observation", name)).toBe(true);
     for (const name of ["_id", "identifier"]) expect(tool.resourceSearch("Patient", name)).toBe(true);
+    expect(statement.rest[0].compartment).toEqual(["http://hl7.org/fhir/CompartmentDefinition/patient"]);
     for (const name of ["value-quantity", "_text", "_has"]) expect(tool.resourceSearch("Observation", name)).toBe(false);
-    // Nothing claimed that is not served.
-    expect(JSON.stringify(statement)).not.toContain("$export");
+    // Nothing claimed that is not served: no system-level operation (Patient's $export: fhir-export.test.ts).
     expect(statement.rest[0].operation).toBeUndefined();
   });
 });
@@ -327,16 +328,119 @@ describe("Observation", () => {
   });
 });
 
+describe("Patient compartment: GET /v1/fhir/Patient/{id}/Observation", () => {
+  const inCompartment = (fhir: Client, id: string, searchParams: Record<string, string | number | string[]> = {}, headers?: Record<string, string>) =>
+    fhir.compartmentSearch({ resourceType: "Observation", compartment: { resourceType: "Patient", id }, searchParams, ...(headers && { options: { headers } }) }) as Promise<Bundle>;
+  /** The ids of a search and of its compartment form, every page of each, and every page of the compartment form. */
+  async function bothForms(searchParams: Record<string, string | number | string[]>) {
+    const fhir = client(key);
+    const typeLevel = await everyPage(fhir, (await fhir.search({ resourceType: "Observation", searchParams: { patient: alice, ...searchParams } })) as Bundle);
+    const compartment = await everyPage(fhir, await inCompartment(fhir, alice, searchParams));
+    return { typeIds: typeLevel.resources.map((o) => o.id), ids: compartment.resources.map((o) => o.id), pages: compartment.pages, resources: compartment.resources };
+  }
+
+  it("is the Observation search with the patient from the path: same Observations, same order, page by page, each valid", async () => {
+    const searches: Array<Record<string, string | number | string[]>> = [
+      { _count: 7 },
+      { _count: 3, _sort: "-date" },
+      { _count: 2, date: ["ge2026-03-01T07:00:00Z", "lt2026-03-01T12:00:00Z"] },
+      { _count: 1000, code: "http://loinc.org|8867-4,29463-7" },
+      { _count: 4, category: "vital-signs", view: "all" },
+      { _count: 5, _lastUpdated: "ge2000-01-01" },
+    ];
+    for (const searchParams of searches) {
+      const { typeIds, ids, pages, resources } = await bothForms(searchParams);
+      expect(ids, JSON.stringify(searchParams)).toEqual(typeIds);
+      expect(ids.length, JSON.stringify(searchParams)).toBeGreaterThan(0);
+      for (const page of pages) {
+        valid(page);
+        for (const link of page.link) expect(link.url.startsWith(`${baseUrl()}/Patient/${alice}/Observation?`), link.url).toBe(true);
+      }
+      for (const observation of resources) valid(observation);
+    }
+    const { pages } = await bothForms({ _count: 7 });
+    expect(pages.length).toBeGreaterThan(2);
+    expect(contentTypeOf(pages[0]!)).toContain("application/fhir+json");
+    const entry = pages[0]!.entry![0]!;
+    expect(entry.fullUrl).toBe(`${baseUrl()}/Observation/${entry.resource.id}`);
+  });
+
+  it("takes patient or subject naming the compartment's patient; another patient matches nothing", async () => {
+    const fhir = client(key);
+    const all = (await inCompartment(fhir, alice, { _count: 1000 })).entry!.map((e) => e.resource.id);
+    expect((await inCompartment(fhir, alice, { _count: 1000, patient: `Patient/${alice}` })).entry!.map((e) => e.resource.id)).toEqual(all);
+    expect((await inCompartment(fhir, alice, { _count: 1000, subject: alice })).entry!.map((e) => e.resource.id)).toEqual(all);
+    const other = await inCompartment(fhir, alice, { patient: bob });
+    valid(other);
+    expect(other.entry).toBeUndefined();
+    expect(new URL(other.link[0]!.url).pathname).toBe(`/v1/fhir/Patient/${alice}/Observation`);
+  });
+
+  it("keeps lenient and strict handling, and answers errors as OperationOutcomes", async () => {
+    const fhir = client(key);
+    const lenient = await inCompartment(fhir, alice, { _count: 2, banana: "1", code: "8867-4" });
+    expect([...new URL(lenient.link.find((l) => l.relation === "self")!.url).searchParams.keys()]).toEqual(["code", "view", "_count"]);
+    expect(lenient.entry).toHaveLength(2);
+    const strict = await failure(inCompartment(fhir, alice, { banana: "1" }, { Prefer: "handling=strict" }));
+    expect(strict.status).toBe(400);
+    expect(strict.contentType).toContain("application/fhir+json");
+    expect(strict.body).toEqual({ resourceType: "OperationOutcome", issue: [{ severity: "error", code: "invalid", diagnostics: expect.stringContaining("banana") }] });
+    valid(strict.body);
+    for (const [searchParams, detail] of [
+      [{ date: "ne2026-03-01" }, "ne"],
+      [{ _sort: "value" }, "_sort"],
+      [{ patient: [alice, bob] }, "one patient"],
+      [{ cursor: "nope" }, "cursor"],
+    ] as const) {
+      const answer = await failure(inCompartment(fhir, alice, searchParams as Record<string, string | string[]>));
+      expect({ status: answer.status, type: answer.contentType }).toEqual({ status: 400, type: expect.stringContaining("application/fhir+json") });
+      expect(answer.body.issue[0].diagnostics).toContain(detail);
+    }
+    for (const id of [carol, "not-a-user", "00000000-0000-4000-8000-000000000000"]) {
+      const missing = await failure(inCompartment(fhir, id));
+      expect({ id, status: missing.status }).toEqual({ id, status: 404 });
+      expect(missing.body).toEqual({ resourceType: "OperationOutcome", issue: [{ severity: "error", code: "not-found", diagnostics: "No such Patient." }] });
+    }
+  });
+
+  it("keeps tenants and users apart: another tenant's key and another user's token get a 404, a user token searches its own compartment", async () => {
+    expect((await failure(inCompartment(client(otherKey), alice))).status).toBe(404);
+    const token = client(await mintToken(svc, key, alice, ["read"]));
+    const own = (await inCompartment(token, alice, { _count: 1000 })).entry!.map((e) => e.resource.id);
+    expect(own).toEqual((await inCompartment(client(key), alice, { _count: 1000 })).entry!.map((e) => e.resource.id));
+    const bobs = await failure(inCompartment(token, bob));
+    expect(bobs.status).toBe(404);
+    expect(bobs.body.issue[0].code).toBe("not-found");
+    expect((await failure(inCompartment(client(await mintToken(svc, key, alice, ["upload"])), alice))).status).toBe(403);
+    expect((await failure(inCompartment(client(), alice))).status).toBe(401);
+  });
+});
+
 describe("/openapi.yaml", () => {
-  // Answers to a caller that asks for FHIR (an OperationOutcome as application/fhir+json) are not
-  // in the document yet: openapi.ts writes every error as application/problem+json.
-  it("documents the answers of the base to a caller that does not ask for FHIR (checked against the served document)", async () => {
+  it("documents the base's errors in both forms: the OperationOutcome a FHIR client gets, and the problem any other caller gets", async () => {
+    const document = parse(await (await fetch(`${svc.url}/openapi.yaml`)).text());
+    const outcomeSchema = document.components.schemas.FhirOperationOutcome;
+    const fhirAnswer = await failure(client(key).compartmentSearch({ resourceType: "Observation", compartment: { resourceType: "Patient", id: alice }, searchParams: { date: "ne2026" } }));
+    const documented = document.paths["/v1/fhir/Patient/{id}/Observation"].get.responses[String(fhirAnswer.status)].content;
+    expect(Object.keys(documented)).toEqual(["application/fhir+json", "application/problem+json"]);
+    expect(fhirAnswer.contentType).toContain("application/fhir+json");
+    // The answer has exactly the members the documented schema names, and its required ones.
+    expect(Object.keys(fhirAnswer.body).sort()).toEqual(Object.keys(outcomeSchema.properties).sort());
+    for (const issue of fhirAnswer.body.issue) {
+      for (const name of outcomeSchema.properties.issue.items.required) expect(issue).toHaveProperty(name);
+      expect(Object.keys(issue).every((name) => name in outcomeSchema.properties.issue.items.properties)).toBe(true);
+      expect(outcomeSchema.properties.issue.items.properties.severity.enum).toContain(issue.severity);
+    }
+    // Answers to a caller that does not ask for FHIR are checked against the document by svc.call.
     for (const path of [
       "/v1/fhir/metadata",
       `/v1/fhir/Patient/${alice}`,
       "/v1/fhir/Patient?identifier=alice-7",
       `/v1/fhir/Observation?patient=${alice}&_count=3&date=ge2026-03-01`,
       `/v1/fhir/Observation?patient=${alice}&date=ne2026-03-01`,
+      `/v1/fhir/Patient/${alice}/Observation?_count=3&date=ge2026-03-01`,
+      `/v1/fhir/Patient/${alice}/Observation?date=ne2026-03-01`,
+      `/v1/fhir/Patient/${bob}x/Observation`,
       "/v1/fhir/Observation/qs-1",
     ]) {
       const answer = await svc.call(path, { key });

@@ -255,6 +255,59 @@ describe("GET /v1/fhir/Observation?_sort=-date over dense and sparse samples", (
     throw new Error("too many pages");
   }
 
+  /** Every Observation id of a search of `who`, page by page through the cursors of its next links. */
+  async function everyPage(who: string, query: Record<string, string | string[]>): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 2000; pages++) {
+      const bundle = await searchFhirObservations(db, tenant, { patient: who, ...query, ...(cursor && { cursor }) }, { strict: true }, base);
+      ids.push(...(bundle.entry ?? []).map((e) => e.resource!.id!));
+      const next = bundle.link?.find((l) => l.relation === "next")?.url;
+      if (!next) return ids;
+      cursor = new URL(next).searchParams.get("cursor") ?? undefined;
+    }
+    throw new Error("too many pages");
+  }
+
+  // The walk back starts just after the latest entry the search lists (its kinds' latest records,
+  // its sample types' streams), here months before now: the same pages as a walk from now.
+  it("starts from the latest entry the filter lets through, past or future: the forward order reversed", async () => {
+    const searches: Array<Record<string, string | string[]>> = [
+      {},
+      { code: "http://loinc.org|29463-7" }, // weight: daily until the end of February, later than the rest
+      { code: "http://loinc.org|8867-4" }, // heart rate: the first days of January only
+      { category: "vital-signs" },
+      { code: "http://loinc.org|85354-9" }, // blood pressure panels
+      { code: `${settings.codeSystemBase}/record-type|nutrition_log` },
+      { date: "lt2026-01-02T12:00:00Z" },
+      { date: ["ge2026-01-01T06:00:00Z", "le2026-01-01T07:00:00Z"] },
+      { code: "http://loinc.org|8867-4", date: "ge2026-02-01" }, // nothing
+    ];
+    for (const view of VIEWS) {
+      for (const search of searches) {
+        const reversed = (await everyPage(user, { ...search, view, _count: "1000" })).reverse();
+        expect(await everyPage(user, { ...search, view, _sort: "-date", _count: "1000" }), JSON.stringify({ view, search })).toEqual(reversed);
+        const first = await searchFhirObservations(db, tenant, { patient: user, ...search, view, _sort: "-date", _count: "7" }, { strict: true }, base);
+        expect(first.entry?.map((e) => e.resource!.id) ?? [], JSON.stringify({ view, search, count: 7 })).toEqual(reversed.slice(0, 7));
+      }
+    }
+  }, 120_000);
+
+  it("lists records dated in the future first, and nothing for a user without records", async () => {
+    const [future, empty] = ["7a2d3c4e-0000-4000-8000-0000000000f1", "7a2d3c4e-0000-4000-8000-0000000000f2"];
+    for (const id of [future, empty]) await sql.query(`INSERT INTO users (id, tenant_id, updated_at) VALUES ($1, $2, now())`, [id, tenant.tenantId]);
+    const meal = (start: string, kcal: number) => ({ start_date: new Date(start), meal_type: "snack" as const, energy_kcal: kcal, source: "cronometer" });
+    await writeNutritionLogs(db, { userId: future, provider: "cronometer" }, [meal("2025-03-01T12:00:00Z", 1), meal("2099-01-01T12:00:00Z", 2), meal("2026-01-05T08:00:00Z", 3)]);
+    await db.$transaction((tx) =>
+      writeQuantitySamples(tx, { userId: future, provider: "withings" }, [{ type: "body_mass", value: 70, start_date: new Date("2098-06-01T06:00:00Z"), source: "withings" }]),
+    );
+    const forward = await everyPage(future, { _count: "10" });
+    expect(forward).toHaveLength(4);
+    expect(await everyPage(future, { _sort: "-date", _count: "1" })).toEqual([...forward].reverse());
+    expect(await everyPage(future, { _sort: "-date", _count: "1", code: "http://loinc.org|29463-7" })).toEqual([forward[2]]);
+    expect(await everyPage(empty, { _sort: "-date" })).toEqual([]);
+  });
+
   for (const view of VIEWS) {
     it(`lists the forward order reversed, in pages of any size (view ${view})`, async () => {
       const forward = (await everyObservation(view, 1000)).map((line) => line.split(" ")[0]!);

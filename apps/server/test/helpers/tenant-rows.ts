@@ -22,6 +22,7 @@ export interface TenantScope {
   ecgIds: string[];
   deliveryIds: string[];
   connectionIds: string[];
+  exportIds: string[];
 }
 
 export async function tenantScope(db: Database, tenantId: string): Promise<TenantScope> {
@@ -35,6 +36,7 @@ export async function tenantScope(db: Database, tenantId: string): Promise<Tenan
     ecgIds: (await db.ecgRecording.findMany(ofUsers)).map((row) => row.id),
     deliveryIds: (await db.webhookDelivery.findMany({ where: { tenantId }, select: { id: true } })).map((row) => row.id.toString()),
     connectionIds: (await db.connection.findMany(ofUsers)).map((row) => row.id.toString()),
+    exportIds: (await db.fhirExport.findMany({ where: { tenantId }, select: { id: true } })).map((row) => row.id),
   };
 }
 
@@ -79,6 +81,8 @@ function whereOf(table: string, columns: Set<string>, scope: TenantScope): strin
       return `recording_id = ANY(${list(scope.ecgIds, "uuid")})`;
     case "webhook_attempts":
       return `delivery_id = ANY(${list(scope.deliveryIds, "bigint")})`;
+    case "fhir_export_files":
+      return `export_id = ANY(${list(scope.exportIds, "uuid")})`;
   }
   const byTenant = columns.has("tenant_id") ? `tenant_id = ANY(${tenant})` : null;
   const byUser = columns.has("user_id") ? `user_id = ANY(${users})` : null;

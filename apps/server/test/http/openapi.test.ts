@@ -119,8 +119,14 @@ describe("GET /openapi.yaml", () => {
         "GET /v1/fhir/metadata",
         "GET /v1/fhir/Patient",
         "GET /v1/fhir/Patient/{id}",
+        "GET /v1/fhir/Patient/{id}/Observation",
         "GET /v1/fhir/Observation",
         "GET /v1/fhir/Observation/{id}",
+        "GET /v1/fhir/Patient/$export",
+        "GET /v1/fhir/Patient/{id}/$export",
+        "GET /v1/fhir/bulk-status/{export_id}",
+        "DELETE /v1/fhir/bulk-status/{export_id}",
+        "GET /v1/fhir/bulk-files/{export_id}/{file_number}",
         "GET /v1/pipeline",
         "GET /v1/audit-log",
         "GET /v1/admin/audit-log",
@@ -188,6 +194,20 @@ describe("statuses every operation declares", () => {
       expect(Object.keys(responses), route).toEqual(expect.arrayContaining(["400", "401", "403", "429", "500", "503"]));
       for (const status of ["429", "503"]) expect(responses[status].headers?.["Retry-After"], `${route} ${status}`).toBeDefined();
     }
+  });
+
+  it("errors are Problems; under /v1/fhir also the OperationOutcome a FHIR client gets (application/fhir+json)", () => {
+    const fhir = operations().filter(({ route }) => route.split(" ")[1]!.startsWith("/v1/fhir/"));
+    expect(fhir.length).toBeGreaterThanOrEqual(6);
+    for (const { route, responses } of operations()) {
+      for (const [status, response] of Object.entries(responses).filter(([status]) => Number(status) >= 400)) {
+        const types = fhir.some((op) => op.route === route) ? ["application/fhir+json", "application/problem+json"] : ["application/problem+json"];
+        expect(Object.keys(response.content ?? {}), `${route} ${status}`).toEqual(types);
+        expect(response.content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+        if (types.length > 1) expect(response.content["application/fhir+json"].schema.$ref).toBe("#/components/schemas/FhirOperationOutcome");
+      }
+    }
+    expect(parse(text).components.schemas.FhirOperationOutcome).toMatchObject({ required: ["resourceType", "issue"], properties: { resourceType: { const: "OperationOutcome" } } });
   });
 
   it("a 204 has no content, on exactly the operations that answer one", () => {

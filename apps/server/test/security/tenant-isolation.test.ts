@@ -5,6 +5,7 @@
 // parameter this test cannot fill fails the test, so a new route cannot slip past it.
 import { createAdminKey, type CreatedTenant } from "@svc/core";
 import { JobQueue } from "@svc/jobs";
+import { waitUntil } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createUser, mintToken, writeEcg, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
@@ -129,6 +130,14 @@ beforeAll(async () => {
     upload_id: upload.body.upload_id,
   };
 
+  // A completed FHIR Bulk Data export of A's user, run by the service's worker.
+  const kickOff = await svc.call(`/v1/fhir/Patient/${user}/$export?_type=Patient`, { key: a.api_key });
+  expect(kickOff.status, kickOff.text).toBe(202);
+  const exportId = kickOff.headers.get("content-location")!.split("/").pop()!;
+  await waitUntil(async () => (await svc.call(`/v1/fhir/bulk-status/${exportId}`, { key: a.api_key })).status === 200, 60_000, "A's export");
+  fill.export_id = exportId;
+  fill.file_number = "1";
+
   const observations = await svc.call(`/v1/fhir/Observation?patient=Patient/${user}&_count=1`, { key: a.api_key });
   expect(observations.status, observations.text).toBe(200);
   fillOfRoute = { "/v1/fhir/Observation/{id}": { id: observations.body.entry[0].resource.id } };
@@ -188,6 +197,7 @@ async function snapshotOfA(): Promise<string> {
     svc.db.workout.count({ where: user }),
     svc.db.ecgRecording.count({ where: user }),
     svc.db.outboxEvent.count({ where: { tenantId } }),
+    svc.db.fhirExport.findMany({ where: { tenantId }, orderBy: { id: "asc" } }),
   ]);
   return JSON.stringify(rows, (_key, value) => (typeof value === "bigint" ? value.toString() : value));
 }
@@ -249,7 +259,8 @@ describe("admin routes without a path parameter", () => {
 
 describe("list routes", () => {
   it("never name A's objects to tenant B's key", async () => {
-    const lists = operations.filter((op) => op.method === "GET" && pathParameters(op.template).length === 0 && !op.template.startsWith("/v1/admin/"));
+    // Patient/$export is a kick-off (202), not a list.
+    const lists = operations.filter((op) => op.method === "GET" && pathParameters(op.template).length === 0 && !op.template.startsWith("/v1/admin/") && !op.template.endsWith("$export"));
     expect(lists.map((op) => op.template)).toEqual(expect.arrayContaining(["/v1/users", "/v1/webhooks", "/v1/pipeline"]));
     const ids = Object.entries(fill).filter(([name]) => !["provider", "scope"].includes(name) && fill[name]!.length > 8);
     for (const operation of lists) {

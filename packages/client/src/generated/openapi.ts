@@ -1132,6 +1132,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fhir/Patient/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every Patient's data (FHIR Bulk Data)
+         * @description FHIR Bulk Data Access IG v2 kick-off for every active user of the tenant: NDJSON files of Patients and Observations, written by a background job. Answers 202 with Content-Location, the status URL to poll (GET) or cancel (DELETE). Prefer: respond-async is expected and its absence tolerated. At most 3 exports of a tenant are queued or running at once.
+         */
+        get: operations["fhirExport-kickOffPatientsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fhir/Patient/{id}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one Patient's data (FHIR Bulk Data)
+         * @description FHIR Bulk Data Access IG v2 kick-off for one user (a user token: its own): NDJSON files of its Patient and Observations, written by a background job. Answers 202 with Content-Location, the status URL to poll (GET) or cancel (DELETE). Prefer: respond-async is expected and its absence tolerated.
+         */
+        get: operations["fhirExport-kickOffPatientExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fhir/bulk-status/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a FHIR Bulk Data export
+         * @description The status URL of a kick-off (its Content-Location), with the kick-off's credentials (a user token: exports of its own user only). While queued or running: 202 with X-Progress (`queued`, or `N resources written`), Retry-After (seconds) and an OperationOutcome of severity information. Completed: 200 with the IG v2 manifest (application/json) and Expires, when the files are deleted. A failed export answers 500 with its OperationOutcome (the IG's error status); a cancelled or expired one 404.
+         */
+        get: operations["fhirExport-getExportStatus"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a FHIR Bulk Data export, or delete its files
+         * @description Cancels the export (a running job stops at its next file) and deletes its files; of a completed export, it says the client is done with them. The status URL and the files answer 404 from then on.
+         */
+        delete: operations["fhirExport-cancelExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fhir/metadata": {
         parameters: {
             query?: never;
@@ -1224,6 +1288,26 @@ export interface paths {
          * @description The spec's Observation search with FHIR's parameters: a searchset Bundle of one patient's Observations in time order, then kind and id, paged by `next` links. A tenant API key names the patient; a user token searches its own. Other parameters are ignored and left out of `self`, or refused under `Prefer: handling=strict`.
          */
         get: operations["fhirBase-searchObservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fhir/Patient/{id}/Observation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search a patient's FHIR Observations in its compartment
+         * @description The Patient compartment's Observation search: the same search as `GET /v1/fhir/Observation` with the patient taken from the path (its `self` and `next` links keep this form). `patient` or `subject`, when given, must name the same patient, else the Bundle is empty.
+         */
+        get: operations["fhirBase-searchPatientObservations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1894,6 +1978,26 @@ export interface paths {
          * @description Stores the body raw, checks it line by line, and answers 202 with Location pointing at the upload's status (GET /v1/ingest/uploads/{upload_id}); a background job writes the records (provider `bluetooth`) and sends data.written when anything was new or changed. Bodies up to 16777216 bytes. A repeat with the same Idempotency-Key (or, without one, the same bytes) keeps nothing new and answers the first upload again with Idempotent-Replayed: true.
          */
         post: operations["ingest-bluetooth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fhir/bulk-files/{export_id}/{file_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a FHIR Bulk Data export
+         * @description One file of a completed export's manifest (`output[].url`), with the credentials of its kick-off (requiresAccessToken: true; a user token: exports of its own user only). One resource per line, all of one type (Patient or Observation), streamed. Accept is not needed: the file is application/fhir+ndjson.
+         */
+        get: operations["fhir-bulk-file"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3055,6 +3159,34 @@ export interface components {
             /** @description The voltage samples in microvolts (µV), in time order, sampling_frequency_hz per second. */
             voltages: number[];
         };
+        /** @description The Bulk Data IG v2 manifest of a completed export (application/json). */
+        FhirBulkDataManifest: {
+            /** @description FHIR instant: the kick-off's time; the files hold what was stored up to it. */
+            transactionTime: string;
+            /** @description The kick-off's URL. */
+            request: string;
+            /**
+             * @description The files take the same Authorization as the kick-off.
+             * @constant
+             */
+            requiresAccessToken: true;
+            /** @description One item per file: Patient files first, then Observation files; at most 500,000 resources a file. Empty when nothing matched. */
+            output: {
+                /** @description Patient or Observation. */
+                type: string;
+                /** @description {public_url}/v1/fhir/bulk-files/{export_id}/{file_number}: application/fhir+ndjson. */
+                url: string;
+                /** @description Resources in the file. */
+                count: number;
+            }[];
+            /** @description Always empty: an export writes every resource or fails. */
+            error: {
+                type: string;
+                url: string;
+            }[];
+        };
+        /** @description The manifest (200), or an OperationOutcome while in progress (202). */
+        FhirBulkDataStatus: components["schemas"]["FhirBulkDataManifest"] | components["schemas"]["FhirInformationOutcome"];
         FhirBundleEntry: {
             fullUrl?: string;
             resource?: components["schemas"]["FhirObservation"];
@@ -3085,6 +3217,8 @@ export interface components {
                 description: string;
                 url?: string;
             };
+            /** @description Canonical URLs of the capability statements this base implements (FHIR Bulk Data). */
+            instantiates?: string[];
             /** @description 4.0.1 */
             fhirVersion: string;
             format: string[];
@@ -3121,6 +3255,8 @@ export interface components {
                         documentation?: string;
                     }[];
                 }[];
+                /** @description The compartments searched in: the Patient compartment (its Observations). */
+                compartment?: string[];
                 operation?: {
                     name: string;
                     definition: string;
@@ -3136,6 +3272,19 @@ export interface components {
             system?: string;
             code?: string;
             display?: string;
+        };
+        /** @description A FHIR R4 OperationOutcome of severity information. */
+        FhirInformationOutcome: {
+            /** @constant */
+            resourceType: "OperationOutcome";
+            /** @description One issue saying what happened. */
+            issue: {
+                /** @constant */
+                severity: "information";
+                /** @constant */
+                code: "informational";
+                diagnostics: string;
+            }[];
         };
         /** @description A FHIR R4 Observation. */
         FhirObservation: {
@@ -3191,6 +3340,19 @@ export interface components {
             dataAbsentReason?: components["schemas"]["FhirCodeableConcept"];
             /** @description ECG voltages in microvolts. */
             valueSampledData?: components["schemas"]["FhirSampledData"];
+        };
+        /** @description A FHIR R4 OperationOutcome: the error of the FHIR base to a caller that asks for application/fhir+json. diagnostics never holds a secret or a health value; the request's id is the X-Request-Id header. */
+        FhirOperationOutcome: {
+            /** @constant */
+            resourceType: "OperationOutcome";
+            issue: {
+                /** @enum {string} */
+                severity: "fatal" | "error" | "warning" | "information";
+                /** @description An issue-type code: invalid, login, forbidden, not-found, not-supported, throttled, transient, exception… */
+                code: string;
+                /** @description The problem's detail. */
+                diagnostics?: string;
+            }[];
         };
         /** @description A FHIR R4 Patient: one per user of the tenant. svc holds no demographics. */
         FhirPatient: {
@@ -11849,6 +12011,468 @@ export interface operations {
             };
         };
     };
+    "fhirExport-kickOffPatientsExport": {
+        parameters: {
+            query?: {
+                /** @description Resource types, comma-separated: Patient, Observation (default both). Any other type is a 400. */
+                _type?: string[];
+                /** @description A FHIR instant: only resources whose meta.lastUpdated is after it (encode a + of a zone as %2B). */
+                _since?: string;
+                /** @description application/fhir+ndjson (the default), application/ndjson or ndjson; anything else is a 400. */
+                _outputFormat?: string;
+                /** @description json, application/json or application/fhir+json (the answer is application/fhir+json either way); XML is a 406. */
+                _format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description {public_url}/v1/fhir/bulk-status/{export_id}: poll it, DELETE it to cancel. */
+                    "Content-Location": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirInformationOutcome"];
+                };
+            };
+            /** @description _type lists a type other than Patient and Observation, _since is not a FHIR instant, _outputFormat is not NDJSON, a parameter of the IG svc does not support (_elements, patient, includeAssociatedData, _typeFilter, _until, organizeOutputBy, allowPartialManifests), or an unknown parameter under Prefer: handling=strict */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key (a user token exports its own Patient/{id}/$export) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description _format or Accept asks for a format other than JSON */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description 3 exports of the tenant are queued or running; see Retry-After. Also: The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "fhirExport-kickOffPatientExport": {
+        parameters: {
+            query?: {
+                /** @description Resource types, comma-separated: Patient, Observation (default both). Any other type is a 400. */
+                _type?: string[];
+                /** @description A FHIR instant: only resources whose meta.lastUpdated is after it (encode a + of a zone as %2B). */
+                _since?: string;
+                /** @description application/fhir+ndjson (the default), application/ndjson or ndjson; anything else is a 400. */
+                _outputFormat?: string;
+                /** @description json, application/json or application/fhir+json (the answer is application/fhir+json either way); XML is a 406. */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The Patient (user)'s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description {public_url}/v1/fhir/bulk-status/{export_id}: poll it, DELETE it to cancel. */
+                    "Content-Location": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirInformationOutcome"];
+                };
+            };
+            /** @description _type lists a type other than Patient and Observation, _since is not a FHIR instant, _outputFormat is not NDJSON, a parameter of the IG svc does not support (_elements, patient, includeAssociatedData, _typeFilter, _until, organizeOutputBy, allowPartialManifests), or an unknown parameter under Prefer: handling=strict */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user in the tenant (or not the token's user), or the user is being deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description _format or Accept asks for a format other than JSON */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description 3 exports of the tenant are queued or running; see Retry-After. Also: The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "fhirExport-getExportStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export's id (the last segment of the kick-off's Content-Location). */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Completed: the manifest */
+            200: {
+                headers: {
+                    /** @description While in progress: `queued` or `N resources written`. */
+                    "X-Progress"?: string;
+                    /** @description While in progress: seconds to wait before polling again. */
+                    "Retry-After"?: string;
+                    /** @description Once completed: an HTTP date, when the files and this URL go. */
+                    Expires?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirBulkDataStatus"];
+                };
+            };
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description While in progress: `queued` or `N resources written`. */
+                    "X-Progress"?: string;
+                    /** @description While in progress: seconds to wait before polling again. */
+                    "Retry-After"?: string;
+                    /** @description Once completed: an HTTP date, when the files and this URL go. */
+                    Expires?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirBulkDataStatus"];
+                };
+            };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of the tenant (or of the token's user), or it was cancelled or its files expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description _format or Accept asks for a format other than JSON */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The export failed (its OperationOutcome names the error); kick it off again */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "fhirExport-cancelExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export's id (the last segment of the kick-off's Content-Location). */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirInformationOutcome"];
+                };
+            };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of the tenant (or of the token's user), or it was cancelled already or its files expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description _format or Accept asks for a format other than JSON */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "fhirBase-getCapabilityStatement": {
         parameters: {
             query?: {
@@ -11876,6 +12500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11886,6 +12511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11895,6 +12521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11904,6 +12531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11915,6 +12543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11924,6 +12553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11935,6 +12565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11970,6 +12601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11980,6 +12612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11989,6 +12622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11998,6 +12632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12007,6 +12642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12018,6 +12654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12027,6 +12664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12038,6 +12676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12078,6 +12717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12088,6 +12728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12097,6 +12738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12106,6 +12748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12117,6 +12760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12126,6 +12770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12137,6 +12782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12172,6 +12818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12182,6 +12829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12191,6 +12839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12200,6 +12849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12209,6 +12859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12220,6 +12871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12229,6 +12881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12240,6 +12893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12292,6 +12946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12302,6 +12957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12311,6 +12967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12320,6 +12977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12331,6 +12989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12340,6 +12999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12351,6 +13011,138 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "fhirBase-searchPatientObservations": {
+        parameters: {
+            query?: {
+                /** @description Optional here: the compartment's patient (Patient/{id} or the bare id); another patient matches nothing. */
+                patient?: string[];
+                /** @description As patient. */
+                subject?: string[];
+                /** @description Tokens `system|code` on Observation.code: http://loinc.org, {fhir_code_system_base}/quantity-type or {fhir_code_system_base}/record-type (a bare code matches in any); commas match any, repeats match all. */
+                code?: string[];
+                /** @description observation-category codes (vital-signs, laboratory, activity, survey), bare or with their system; commas match any, repeats match all. */
+                category?: string[];
+                /** @description The time an Observation sorts at (its start), with a prefix eq (default), ge, gt, le or lt; repeat for a range: date=ge2026-01-01&date=lt2026-02-01. */
+                date?: string[];
+                /** @description When svc stored the record (meta.lastUpdated), with a prefix eq, ge, gt, le or lt; applied to each page read. */
+                _lastUpdated?: string[];
+                /** @description merged (default) or all. */
+                view?: string;
+                /** @description date (oldest first, the default) or -date (newest first): time, then kind and id. */
+                _sort?: string;
+                /** @description Page size, 1 to 1000 (default 100; more is answered as 1000). */
+                _count?: string;
+                /** @description The opaque position of a next link; omit for the first page. */
+                cursor?: string;
+                /** @description json, application/json or application/fhir+json (the answer is application/fhir+json either way); XML is a 406. */
+                _format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The Patient (user)'s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirObservationBundle"];
+                };
+            };
+            /** @description patient and subject naming two patients, code with an unsupported system, category not an observation-category code, a date not a FHIR date or with a prefix other than eq, ge, gt, le, lt, _sort other than date or -date, _count not a whole number from 1, view not merged or all, a bad cursor, a modifier not supported, or an unknown parameter under Prefer: handling=strict */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user in the tenant (or not the token's user), or the user is being deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description _format or Accept asks for a format other than JSON */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached (calls of the tenant's keys, of the user's tokens, or of the admin key, per window); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -15992,6 +16784,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "fhir-bulk-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export's id. */
+                export_id: string;
+                /** @description The file's number: 1, 2, … in the manifest's order. */
+                file_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    /** @description The file's size in bytes. */
+                    "Content-Length"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description Invalid input: a path or query value that does not validate or is not valid percent-encoded UTF-8, or text with the NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, wrong or expired secret */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a tenant API key or a user token with scope read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such file: no such export of the tenant (or of the token's user), not completed, no file of this number, or cancelled or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's rate limit is reached; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the cause is logged under the request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the raw store is unavailable for a moment; see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

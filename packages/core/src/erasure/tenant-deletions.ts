@@ -24,6 +24,7 @@ import {
 } from "../identity/index.ts";
 import { ERASURE_PULL_WAIT_MS } from "../connections/index.ts";
 import { eraseUser } from "./user-erasure.ts";
+import { discardFhirExportsOfTenant } from "../fhir/index.ts";
 
 /** A tenant's deletion as the admin routes answer it. */
 export interface TenantDeletionDto {
@@ -141,6 +142,8 @@ export async function runTenantDeletion(deps: CoreDeps, jobId: string): Promise<
     }
   }
 
+  // Exports no erased user dated (kicked off before any of them existed) still have files.
+  await discardFhirExportsOfTenant(deps, tenantId);
   while ((await deleteTenantDeliveriesBatch(db, tenantId, ROW_BATCH)) > 0);
   while ((await deleteTenantOutboxBatch(db, tenantId, ROW_BATCH)) > 0);
   await db.$transaction(async (tx) => {

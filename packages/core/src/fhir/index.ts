@@ -9,3 +9,4 @@ export { readFhirObservation } from "./base/observation-read.ts";
 export { searchFhirObservations } from "./base/observation-search.ts";
 export { externalRefSystem, readFhirPatient, searchFhirPatients } from "./base/patients.ts";
 export { type FhirQuery, strictHandling } from "./base/search-parameters.ts";
+export * from "./export/index.ts";

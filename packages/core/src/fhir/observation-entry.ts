@@ -1,7 +1,7 @@
 import type { Observation } from "fhir/r4.js";
 import type { ObservationPosition } from "./observation-position.ts";
 import type { DbClient, TimeWindow } from "../platform/index.ts";
-import type { RecordView } from "../records/index.ts";
+import type { QuantitySampleRow, RecordView } from "../records/index.ts";
 import type { ObservationContext } from "./observations/observation-parts.ts";
 
 /** One Observation of a page: where it sorts, and how it is written once the page is known. */
@@ -9,6 +9,8 @@ export interface ObservationEntry {
   position: ObservationPosition;
   /** `voltages`: ECG voltages of the page's recordings, loaded once the page is cut. */
   render: (voltages: ReadonlyMap<string, number[]>) => Observation;
+  /** A quantity sample listed alone (`qs-{id}`): its row, from which an export writes the line faster (export/sample-lines.ts). */
+  sample?: QuantitySampleRow;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface SliceQuery {
   after: ObservationPosition | undefined;
   /** How many entries a source reads at most (one more tells whether it has more). */
   limit: number;
+  /** How long the first window of samples is (ObservationPageQuery.firstWindowMs). */
+  firstWindowMs?: number | undefined;
 }
 
 /** The slice of `rows` read with `limit` + 1: complete up to the last row when there was one more than `limit`. */

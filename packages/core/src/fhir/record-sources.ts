@@ -25,10 +25,25 @@ import {
   toWorkoutDto,
   workoutsPage,
 } from "../records/index.ts";
-import { sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
+import { type ObservationEntry, sliceOf, type SliceQuery, type SourceSlice } from "./observation-entry.ts";
 
 /** A FHIR page holds at most this many ECG recordings (their voltages are large). */
 export const ECG_RECORDINGS_PER_PAGE = 100;
+
+/**
+ * The entries a page takes from candidates in its order: at most `limit`, and none after its
+ * ECG_RECORDINGS_PER_PAGE-th recording (`atRecordingCap`: the page ends there).
+ */
+export function takePage(candidates: readonly ObservationEntry[], limit: number): { page: ObservationEntry[]; atRecordingCap: boolean } {
+  const page: ObservationEntry[] = [];
+  let recordings = 0;
+  for (const entry of candidates) {
+    if (page.length === limit) break;
+    page.push(entry);
+    if (entry.position.kind === "ecg_recording" && ++recordings === ECG_RECORDINGS_PER_PAGE) return { page, atRecordingCap: true };
+  }
+  return { page, atRecordingCap: false };
+}
 
 const at = (kind: ObservationKind, t: Date, id: string): ObservationPosition => ({ t, kind, id });
 

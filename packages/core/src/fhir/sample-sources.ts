@@ -18,7 +18,7 @@ const MAX_BIGINT_ID = "9223372036854775807";
 /** The read of one page of the quantity samples of every type listed alone (`qs-{id}`), in one order. */
 export function samplesRead(q: SliceQuery, types: readonly SampleTypeSpan[], legacy: boolean): SampleTypesWalk {
   const page = { userId: q.ctx.userId, start: q.window.start, end: q.window.end, after: afterBigint(q.after, "quantity_sample"), limit: q.limit, legacy };
-  return startSampleTypesWalk(page, types, q.view);
+  return startSampleTypesWalk(page, types, q.view, { firstWindowMs: q.firstWindowMs });
 }
 
 /**
@@ -27,7 +27,7 @@ export function samplesRead(q: SliceQuery, types: readonly SampleTypeSpan[], leg
  */
 export function samplesSlice(q: SliceQuery, read: SampleTypesWalk): SourceSlice {
   const positionOf = (row: QuantitySampleRow): ObservationPosition => ({ t: row.start_date, kind: "quantity_sample", id: row.id.toString() });
-  const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }));
+  const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)), sample: row }));
   const last = read.rows.at(-1);
   if (!read.done) return { entries, horizon: { t: new Date(read.readUpTo.getTime() - 1), kind: "quantity_sample", id: MAX_BIGINT_ID } };
   return { entries, horizon: read.rows.length > q.limit && last ? positionOf(last) : null };

@@ -21,7 +21,7 @@ import {
 } from "../records/index.ts";
 import { type DbClient, parseTimeWindow, type TimeWindow } from "../platform/index.ts";
 import type { ObservationEntry, SliceQuery, SourceSlice } from "./observation-entry.ts";
-import { ECG_RECORDINGS_PER_PAGE, RANKED_KINDS, type RecordRead, recordRead } from "./record-sources.ts";
+import { RANKED_KINDS, type RecordRead, recordRead, takePage } from "./record-sources.ts";
 import { bloodPressureSlice, panelReadings, panelsEnd, samplesRead, samplesSlice } from "./sample-sources.ts";
 
 export interface ObservationSearchInput {
@@ -95,14 +95,8 @@ function cutPage(slices: readonly SourceSlice[], limit: number): { page: Observa
     .flatMap((slice) => slice.entries)
     .filter((entry) => !horizon || comparePositions(entry.position, horizon) <= 0)
     .sort((a, b) => comparePositions(a.position, b.position));
-  const page: ObservationEntry[] = [];
-  let recordings = 0;
-  for (const entry of candidates) {
-    if (page.length === limit) break;
-    page.push(entry);
-    if (entry.position.kind === "ecg_recording" && ++recordings === ECG_RECORDINGS_PER_PAGE) return { page, next: entry.position };
-  }
-  if (page.length < candidates.length) return { page, next: page.at(-1)?.position };
+  const { page, atRecordingCap } = takePage(candidates, limit);
+  if (atRecordingCap || page.length < candidates.length) return { page, next: page.at(-1)?.position };
   return { page, next: horizon };
 }
 
@@ -211,6 +205,12 @@ export interface ObservationPageQuery {
   /** Where the page starts (after this position); none: at the start of the window. */
   after: ObservationPosition | undefined;
   limit: number;
+  /**
+   * How long the first window of samples the page reads is (default: a week, then longer
+   * ones). It changes how much is read at once, never the page: an export of dense samples
+   * sizes it to its pages.
+   */
+  firstWindowMs?: number | undefined;
 }
 
 export interface ObservationPage {
@@ -230,8 +230,8 @@ export interface ObservationEntryPage {
  * every FHIR search and read of svc shares (the spec's search, the /v1/fhir base, shares).
  */
 export async function readObservationEntries(db: DbClient, query: ObservationPageQuery): Promise<ObservationEntryPage> {
-  const { userId, systems, filter, window, view, after, limit } = query;
-  const q: SliceQuery = { db, ctx: { userId, systems }, window, view, after, limit };
+  const { userId, systems, filter, window, view, after, limit, firstWindowMs } = query;
+  const q: SliceQuery = { db, ctx: { userId, systems }, window, view, after, limit, firstWindowMs };
   const slices = await readSlices(q, filter);
   const { page, next } = cutPage(slices, limit);
   return { entries: page, next };

@@ -48,7 +48,15 @@ export { applyProviderDeletions } from "./provider-deletions.ts";
 export { type RecordBatch, type WriteSummary } from "./record-batches.ts";
 export { type AfterTimeBigint, type AfterTimeUuid } from "./record-cursors.ts";
 export { readRecordPages, type RecordPage, type RecordPageRows, type RecordPages, type RecordPageSql } from "./record-pages-repository.ts";
-export { type LocatableRecordKind, type LocatedRecord, type LocatedSample, locateRecord, locateSample } from "./record-lookup-repository.ts";
+export {
+  findLatestRecordTimes,
+  type LatestRecordTimes,
+  type LocatableRecordKind,
+  type LocatedRecord,
+  type LocatedSample,
+  locateRecord,
+  locateSample,
+} from "./record-lookup-repository.ts";
 export { countRejectedRecordsOfRawObject, insertRejectedRecords, listRejectedRecordsOfRawObject } from "./rejected-record-repository.ts";
 export { resolveStatsIntervals } from "./samples/intervals.ts";
 export { mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";

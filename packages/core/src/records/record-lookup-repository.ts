@@ -15,24 +15,54 @@ export interface LocatedSample extends LocatedRecord {
 
 /** The record tables whose rows are found by id (uuid), with the column of the time each sorts at. */
 const RECORD_TIMES = {
-  sleep_session: Prisma.sql`SELECT user_id, bedtime_start AS time FROM sleep_sessions`,
-  workout: Prisma.sql`SELECT user_id, start_date AS time FROM workouts`,
-  // A daily summary sorts at midnight UTC of its date.
-  daily_summary: Prisma.sql`SELECT user_id, date::timestamp AT TIME ZONE 'UTC' AS time FROM daily_summaries`,
-  ecg_recording: Prisma.sql`SELECT user_id, start_date AS time FROM ecg_recordings`,
-  nutrition_log: Prisma.sql`SELECT user_id, start_date AS time FROM nutrition_logs`,
+  sleep_session: { table: "sleep_sessions", time: "bedtime_start" },
+  workout: { table: "workouts", time: "start_date" },
+  daily_summary: { table: "daily_summaries", time: "date" },
+  ecg_recording: { table: "ecg_recordings", time: "start_date" },
+  nutrition_log: { table: "nutrition_logs", time: "start_date" },
 } as const;
 
 export type LocatableRecordKind = keyof typeof RECORD_TIMES;
+
+/** A kind's time column (or an aggregate of it) as the instant it sorts at: a daily summary sorts at midnight UTC of its date. */
+const asInstant = (kind: LocatableRecordKind, time: Prisma.Sql): Prisma.Sql => (kind === "daily_summary" ? Prisma.sql`(${time})::timestamp AT TIME ZONE 'UTC'` : time);
 
 /**
  * A record of any user by its id (the index on id alone, for a FHIR read that names no user);
  * null when there is none. The caller checks that the user may be read.
  */
 export async function locateRecord(db: DbClient, kind: LocatableRecordKind, id: string): Promise<LocatedRecord | null> {
-  const rows = await db.$queryRaw<Array<{ user_id: string; time: Date }>>`${RECORD_TIMES[kind]} WHERE id = ${id}::uuid LIMIT 1`;
+  const { table, time } = RECORD_TIMES[kind];
+  const rows = await db.$queryRaw<Array<{ user_id: string; time: Date }>>`
+    SELECT user_id, ${asInstant(kind, Prisma.raw(time))} AS time FROM ${Prisma.raw(table)} WHERE id = ${id}::uuid LIMIT 1`;
   const row = rows[0];
   return row ? { userId: row.user_id, time: row.time } : null;
+}
+
+/** When a user's latest records sort: per record kind asked, and per type of quantity sample. */
+export interface LatestRecordTimes {
+  records: Partial<Record<LocatableRecordKind, Date>>;
+  /** At or after the latest sample of each type (quantity_sample_streams only ever widen). */
+  sampleTypes: Map<string, Date>;
+}
+
+/**
+ * The time the user's latest record of each asked kind sorts at (a backward step of each table's
+ * index on user and time), and the end of its streams of each sample type, in one statement.
+ */
+export async function findLatestRecordTimes(db: DbClient, userId: string, kinds: readonly LocatableRecordKind[]): Promise<LatestRecordTimes> {
+  const latest = kinds.map((kind) => {
+    const { table, time } = RECORD_TIMES[kind];
+    const max = Prisma.sql`(SELECT max(${Prisma.raw(time)}) FROM ${Prisma.raw(table)} WHERE user_id = ${userId}::uuid)`;
+    return Prisma.sql`${kind}::text, ${asInstant(kind, max)}`;
+  });
+  const [row] = await db.$queryRaw<Array<{ records: Record<string, string | null> | null; sample_types: Array<{ type: string; last: string }> }>>`
+    SELECT ${latest.length > 0 ? Prisma.sql`json_build_object(${Prisma.join(latest, ", ")})` : Prisma.sql`NULL::json`} AS records,
+      (SELECT coalesce(json_agg(json_build_object('type', type, 'last', last)), '[]'::json)
+       FROM (SELECT type, max(last_start) AS last FROM quantity_sample_streams WHERE user_id = ${userId}::uuid GROUP BY type) t) AS sample_types`;
+  const records: LatestRecordTimes["records"] = {};
+  for (const [kind, time] of Object.entries(row?.records ?? {})) if (time !== null) records[kind as LocatableRecordKind] = new Date(time);
+  return { records, sampleTypes: new Map((row?.sample_types ?? []).map(({ type, last }) => [type, new Date(last)])) };
 }
 
 /**

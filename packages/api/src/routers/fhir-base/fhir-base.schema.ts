@@ -75,6 +75,7 @@ export const ZCapabilityStatement = z
     kind: z.enum(["instance", "capability", "requirements"]),
     software: z.object({ name: z.string(), version: z.string().optional() }).optional(),
     implementation: z.object({ description: z.string(), url: z.string().optional() }).optional(),
+    instantiates: z.array(z.string()).optional().describe("Canonical URLs of the capability statements this base implements (FHIR Bulk Data)."),
     fhirVersion: z.string().describe("4.0.1"),
     format: z.array(z.string()),
     rest: z
@@ -84,6 +85,7 @@ export const ZCapabilityStatement = z
         documentation: z.string().optional(),
         security: z.object({ description: z.string().optional() }).optional(),
         resource: z.array(ZRestResource).optional(),
+        compartment: z.array(z.string()).optional().describe("The compartments searched in: the Patient compartment (its Observations)."),
         operation: z.array(z.object({ name: z.string(), definition: z.string(), documentation: z.string().optional() })).optional(),
       }),
     )

@@ -5,6 +5,10 @@ import { ZObservationBundle } from "../fhir/observation-bundle.schema.ts";
 import { fhirReadErrors } from "./fhir-answer.ts";
 import { ZCount, ZFhirCursor, ZFormat, ZOnce, ZRepeatable } from "./fhir-base.schema.ts";
 
+/** What the Observation search refuses with a 400 in either form (type and Patient compartment). */
+export const OBSERVATION_SEARCH_REFUSALS =
+  "code with an unsupported system, category not an observation-category code, a date not a FHIR date or with a prefix other than eq, ge, gt, le, lt, _sort other than date or -date, _count not a whole number from 1, view not merged or all, a bad cursor, a modifier not supported, or an unknown parameter under Prefer: handling=strict";
+
 export const searchBaseObservationsMeta: OpenApiMeta<SvcMeta> = {
   contentType: "application/fhir+json",
   openapi: {
@@ -16,7 +20,7 @@ export const searchBaseObservationsMeta: OpenApiMeta<SvcMeta> = {
       "The spec's Observation search with FHIR's parameters: a searchset Bundle of one patient's Observations in time order, then kind and id, paged by `next` links. A tenant API key names the patient; a user token searches its own. Other parameters are ignored and left out of `self`, or refused under `Prefer: handling=strict`.",
     errorResponses: {
       ...fhirReadErrors,
-      400: "No patient with a tenant API key, two patients, code with an unsupported system, category not an observation-category code, a date not a FHIR date or with a prefix other than eq, ge, gt, le, lt, _sort other than date or -date, _count not a whole number from 1, view not merged or all, a bad cursor, a modifier not supported, or an unknown parameter under Prefer: handling=strict",
+      400: `No patient with a tenant API key, two patients, ${OBSERVATION_SEARCH_REFUSALS}`,
     },
   },
 };

@@ -13,6 +13,22 @@ const parameter = (name: string, type: CapabilityStatementRestResourceSearchPara
   documentation,
 });
 
+/** The compartment whose Observations GET Patient/{id}/Observation searches. */
+const PATIENT_COMPARTMENT = "http://hl7.org/fhir/CompartmentDefinition/patient";
+
+/** The Bulk Data Access IG's capabilities of a provider: svc serves its Patient-level export (all of that IG's operations are SHOULDs). */
+const BULK_DATA_CAPABILITIES = "http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data";
+
+const PATIENT_EXPORT = {
+  name: "export",
+  definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export",
+  documentation:
+    "FHIR Bulk Data IG v2: GET Patient/$export (every Patient of the tenant; a tenant API key) and, as svc's own, GET Patient/{id}/$export (one Patient; " +
+    "a user token: its own). _type Patient and Observation, _since, _outputFormat NDJSON; other IG parameters are refused. Prefer: respond-async is tolerated " +
+    "when absent. Files of at most 500,000 resources of one type, Patient first; they take the kick-off's credentials and are deleted after their Expires. " +
+    "At most 3 exports of a tenant are queued or running at once (429 otherwise).",
+};
+
 /** What every resource of the base supports: read and type-level search, nothing written, no history. */
 const READ_AND_SEARCH: Omit<CapabilityStatementRestResource, "type"> = {
   interaction: [{ code: "read" }, { code: "search-type" }],
@@ -26,8 +42,8 @@ const READ_AND_SEARCH: Omit<CapabilityStatementRestResource, "type"> = {
 };
 
 /**
- * GET /v1/fhir/metadata: what the base supports, and nothing more (an operation such as
- * $export is listed here once it is served). See docs/reference/fhir.md.
+ * GET /v1/fhir/metadata: what the base supports, and nothing more (Patient's $export among
+ * them). See docs/reference/fhir.md.
  */
 export function capabilityStatement(settings: Pick<FhirBaseSettings, "baseUrl" | "codeSystemBase">): CapabilityStatement {
   return {
@@ -41,6 +57,7 @@ export function capabilityStatement(settings: Pick<FhirBaseSettings, "baseUrl" |
       description: "svc: a tenant's users as Patients and their health records as Observations (read-only)",
       url: settings.baseUrl,
     },
+    instantiates: [BULK_DATA_CAPABILITIES],
     fhirVersion: "4.0.1",
     format: ["application/fhir+json", "json"],
     rest: [
@@ -49,16 +66,19 @@ export function capabilityStatement(settings: Pick<FhirBaseSettings, "baseUrl" |
         documentation:
           "Read-only. Search results are searchset Bundles paged by next links (_count 1 to 1000, default 100; no total). " +
           "Unknown parameters are ignored and left out of the self link, or refused with Prefer: handling=strict. " +
-          "Observations are in time order, then kind and id: _sort=date (oldest first, the default) or -date (newest first).",
+          "Observations are in time order, then kind and id: _sort=date (oldest first, the default) or -date (newest first). " +
+          "The Patient compartment serves Observation only: GET Patient/{id}/Observation is the Observation search with that patient.",
         security: {
           description:
             "Authorization: Bearer with a tenant API key (every Patient of the tenant) or a user token with scope read (its own Patient only). metadata needs no credentials.",
         },
+        compartment: [PATIENT_COMPARTMENT],
         resource: [
           {
             type: "Patient",
             profile: "http://hl7.org/fhir/StructureDefinition/Patient",
             ...READ_AND_SEARCH,
+            operation: [PATIENT_EXPORT],
             searchParam: [
               parameter("_id", "token", "Resource-id", "The user id; comma-separated ids match any."),
               parameter("identifier", "token", "Patient-identifier", `The user's external_ref, system ${settings.codeSystemBase.replace(/\/+$/, "")}/external-ref/{tenant id}.`),

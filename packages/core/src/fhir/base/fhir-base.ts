@@ -38,11 +38,11 @@ export function searchset<R extends FhirResource & { id?: string }>(
   };
 }
 
-/** The URL of a search of the base with its parameters in order (repeated ones repeated). */
-export function searchUrl(settings: FhirBaseSettings, resourceType: string, parameters: ReadonlyArray<readonly [string, string]>): string {
+/** The URL of a search of the base (`Observation`, `Patient/{id}/Observation`) with its parameters in order (repeated ones repeated). */
+export function searchUrl(settings: FhirBaseSettings, path: string, parameters: ReadonlyArray<readonly [string, string]>): string {
   const query = new URLSearchParams();
   for (const [name, value] of parameters) query.append(name, value);
-  return `${settings.baseUrl}/${resourceType}?${query.toString()}`;
+  return `${settings.baseUrl}/${path}?${query.toString()}`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { DbClient } from "../../platform/index.ts";
+import { findLatestRecordTimes } from "../../records/index.ts";
+import { isBloodPressureType } from "../observation-kinds.ts";
 import type { ObservationEntry } from "../observation-entry.ts";
 import { comparePositions, type ObservationPosition } from "../observation-position.ts";
-import { ECG_RECORDINGS_PER_PAGE } from "../record-sources.ts";
+import { takePage } from "../record-sources.ts";
 import { type ObservationEntryPage, type ObservationPageQuery, readObservationEntries } from "../search-observations.ts";
 
 /** The first window read back from where a newest-first page starts. */
@@ -23,12 +25,12 @@ const EARLIEST = Date.parse("0001-01-01T00:00:00.000Z");
 async function forwardPage(
   db: DbClient,
   query: ObservationPageQuery,
-  window: { from: number; to: number | undefined },
+  window: { from: number; to: number },
   before: ObservationPosition | undefined,
   after: ObservationPosition | undefined,
   limit: number,
 ): Promise<{ kept: ObservationEntry[]; next: ObservationPosition | undefined }> {
-  const time = { start: new Date(window.from), ...(window.to !== undefined && { end: new Date(window.to) }) };
+  const time = { start: new Date(window.from), end: new Date(window.to) };
   const page: ObservationEntryPage = await readObservationEntries(db, { ...query, window: time, after, limit });
   return { kept: page.entries.filter((entry) => !before || comparePositions(entry.position, before) < 0), next: page.next };
 }
@@ -40,12 +42,12 @@ async function forwardPage(
  * last entries and the earlier half only what is still missing, each read the same way. So a
  * window far wider than its last `need` entries (dense records, or records that end long before
  * the window does) costs a few short reads, never a read of all it holds. A window of one
- * millisecond, or without an end (records dated in the future), is read whole.
+ * millisecond is read whole.
  */
 async function windowTail(
   db: DbClient,
   query: ObservationPageQuery,
-  window: { from: number; to: number | undefined },
+  window: { from: number; to: number },
   before: ObservationPosition | undefined,
   need: number,
 ): Promise<ObservationEntry[]> {
@@ -53,7 +55,7 @@ async function windowTail(
   const first = await forwardPage(db, query, window, before, undefined, need + 1);
   let entries = first.kept;
   let next = first.next;
-  const whole = to === undefined || to - from <= 1;
+  const whole = to - from <= 1;
   if (next && !whole) {
     const readUpTo = next.t.getTime();
     const estimate = (entries.length * (to - from)) / Math.max(1, readUpTo - from + 1);
@@ -70,33 +72,45 @@ async function windowTail(
     next = page.next;
   }
   if (!next) return entries.slice(Math.max(0, entries.length - need));
-  const middle = from + Math.floor((to! - from) / 2);
+  const middle = from + Math.floor((to - from) / 2);
   const later = await windowTail(db, query, { from: middle, to }, before, need);
   if (later.length >= need) return later;
   return [...(await windowTail(db, query, { from, to: middle }, before, need - later.length)), ...later];
 }
 
 /**
+ * A time after every entry the query lists sorts at (its latest records' times, from the
+ * indexes; its sample streams' ends); none when it lists nothing.
+ */
+async function pastLatestEntry(db: DbClient, query: ObservationPageQuery): Promise<number | undefined> {
+  const { filter } = query;
+  const kinds = [...filter.records];
+  const latest = await findLatestRecordTimes(db, query.userId, kinds);
+  // Blood pressure readings are listed as panels only.
+  const listed = (type: string) => (isBloodPressureType(type) ? filter.panel !== null : filter.sampleType(type));
+  const times = [...kinds.map((kind) => latest.records[kind]), ...[...latest.sampleTypes].filter(([type]) => listed(type)).map(([, time]) => time)];
+  const known = times.filter((time) => time !== undefined).map((time) => time.getTime());
+  return known.length > 0 ? Math.max(...known) + 1 : undefined;
+}
+
+/**
  * One page of the user's Observations newest first (`_sort=-date`): time, kind and id all
  * descending, before `query.after` (the position a next link carries), within the window. The
- * walk reads forwards only, so windows are read back in time from where the page starts: a
- * minute first, then windows sized from the density found (4 times longer after an empty one),
- * until the page and one more entry are found or the window's start is reached. Pages end after
- * their ECG_RECORDINGS_PER_PAGE-th recording, as forward pages do.
+ * walk reads forwards only, so windows are read back in time from where the page starts (just
+ * after the user's latest entry, however long ago that is): a minute first, then windows sized
+ * from the density found (4 times longer after an empty one), until the page and one more entry
+ * are found or the window's start is reached. Pages end after their ECG_RECORDINGS_PER_PAGE-th
+ * recording, as forward pages do.
  */
 export async function readNewestFirst(db: DbClient, query: ObservationPageQuery): Promise<ObservationEntryPage> {
   const { limit, window, after: before } = query;
   const want = limit + 1;
   const floor = Math.max(window.start?.getTime() ?? EARLIEST, EARLIEST);
-  const ends = [window.end?.getTime(), before && before.t.getTime() + 1].filter((t): t is number => t !== undefined);
-  const end = ends.length > 0 ? Math.min(...ends) : undefined;
+  const latest = await pastLatestEntry(db, query);
+  if (latest === undefined) return { entries: [], next: undefined };
+  const ends = [latest, window.end?.getTime(), before && before.t.getTime() + 1].filter((t): t is number => t !== undefined);
   const found: ObservationEntry[] = [];
-  let upper = end;
-  if (upper === undefined) {
-    // Records dated in the future first (rare), then back from now.
-    upper = Math.max(Date.now(), floor);
-    found.push(...(await windowTail(db, query, { from: upper, to: undefined }, before, want)).reverse());
-  }
+  let upper = Math.min(...ends);
   for (let width = FIRST_WINDOW_MS; found.length < want && upper > floor; ) {
     const lower = Math.max(floor, upper - width);
     const need = want - found.length;
@@ -106,12 +120,6 @@ export async function readNewestFirst(db: DbClient, query: ObservationPageQuery)
     width = Math.min(width * growth, Number.MAX_SAFE_INTEGER);
     upper = lower;
   }
-  const page: ObservationEntry[] = [];
-  let recordings = 0;
-  for (const entry of found) {
-    if (page.length === limit) break;
-    page.push(entry);
-    if (entry.position.kind === "ecg_recording" && ++recordings === ECG_RECORDINGS_PER_PAGE) return { entries: page, next: entry.position };
-  }
-  return { entries: page, next: found.length > page.length ? page.at(-1)?.position : undefined };
+  const { page, atRecordingCap } = takePage(found, limit);
+  return { entries: page, next: atRecordingCap || found.length > page.length ? page.at(-1)?.position : undefined };
 }

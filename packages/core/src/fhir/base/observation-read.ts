@@ -1,5 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import { requireReadableUser, type ReaderPrincipal } from "../../identity/index.ts";
+import { type ReaderPrincipal } from "../../identity/index.ts";
 import { AppError, type DbClient } from "../../platform/index.ts";
 import { locateRecord, locateSample, type LocatedRecord, type RecordView } from "../../records/index.ts";
 import { fhirSystems } from "../fhir-systems.ts";
@@ -9,6 +9,7 @@ import type { ObservationPosition } from "../observation-position.ts";
 import { readObservationPage } from "../search-observations.ts";
 import { baseObservation, type FhirBaseSettings, requireReadScope } from "./fhir-base.ts";
 import { parseObservationId, type ObservationRef, uuidBefore } from "./observation-ids.ts";
+import { readableUser } from "./patients.ts";
 
 const notFound = () => new AppError("not_found", "No such Observation.");
 
@@ -59,11 +60,7 @@ export async function readFhirObservation(db: DbClient, principal: ReaderPrincip
   const ref = parseObservationId(id);
   const found = ref && (await locate(db, ref));
   if (!ref || !found) throw notFound();
-  try {
-    await requireReadableUser(db, principal, found.located.userId);
-  } catch (error) {
-    throw error instanceof AppError && error.code === "not_found" ? notFound() : error;
-  }
+  if (!(await readableUser(db, principal, found.located.userId))) throw notFound();
   const systems = fhirSystems(settings.codeSystemBase);
   const { time } = found.located;
   const window = { start: time, end: new Date(time.getTime() + 1) };

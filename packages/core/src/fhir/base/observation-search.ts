@@ -1,5 +1,5 @@
 import type { Observation } from "fhir/r4.js";
-import { requireReadableUser, type ReaderPrincipal } from "../../identity/index.ts";
+import { type ReaderPrincipal } from "../../identity/index.ts";
 import { AppError, type DbClient } from "../../platform/index.ts";
 import type { RecordView } from "../../records/index.ts";
 import { fhirSystems } from "../fhir-systems.ts";
@@ -9,7 +9,19 @@ import { readObservationEntries, renderObservations } from "../search-observatio
 import { readNewestFirst } from "./observation-newest-first.ts";
 import { dateCondition, inWindow } from "./date-parameter.ts";
 import { baseObservation, type FhirBaseSettings, requireReadScope, searchset, searchUrl, type SearchsetBundle } from "./fhir-base.ts";
-import { cursorOf, type FhirQuery, type KnownParameter, orValues, pageSize, singleValueOf, unknownParameters, valuesOf, valuesWithModifiers } from "./search-parameters.ts";
+import { readableUser, requirePatientUser } from "./patients.ts";
+import {
+  cursorOf,
+  type FhirQuery,
+  givenParameters,
+  type KnownParameter,
+  orValues,
+  pageSize,
+  singleValueOf,
+  unknownParameters,
+  valuesOf,
+  valuesWithModifiers,
+} from "./search-parameters.ts";
 
 const PATIENT: KnownParameter = { name: "patient", modifiers: ["Patient"] };
 const SUBJECT: KnownParameter = { name: "subject", modifiers: ["Patient"] };
@@ -28,8 +40,6 @@ const OBSERVATION_PARAMETERS: readonly KnownParameter[] = [
   { name: "cursor" },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * The patient ids `patient` and `subject` name: `Patient/{id}`, a URL ending in it, or a bare id.
  * A reference to another type (`subject=Group/1`) names no patient: it matches nothing.
@@ -46,26 +56,26 @@ function namedPatients(query: FhirQuery): Set<string | null> {
 }
 
 /**
- * The user whose Observations are searched: the one patient the query names, or with a user
- * token its own user. A tenant key must name one (a search across every patient of a tenant is
- * not offered: its cost grows with the tenant). Null when the patient is none the caller may
- * read: the search then matches nothing, as FHIR answers a reference to no resource.
+ * The user whose Observations are searched: the Patient of the compartment searched in, else the
+ * one patient the query names, or with a user token its own user. A tenant key must name one (a
+ * search across every patient of a tenant is not offered: its cost grows with the tenant). Null
+ * when the patient is none the caller may read, or not the compartment's: the search then matches
+ * nothing, as FHIR answers a reference to no resource. A compartment of a Patient the caller may
+ * not read is a 404, as reading that Patient is.
  */
-async function searchedUser(db: DbClient, principal: ReaderPrincipal, query: FhirQuery): Promise<string | null> {
+async function searchedUser(db: DbClient, principal: ReaderPrincipal, query: FhirQuery, compartment: string | undefined): Promise<string | null> {
   const named = namedPatients(query);
   if (named.size > 1) throw new AppError("bad_request", "An Observation search takes one patient: patient and subject must name the same one");
   const [only] = named;
+  if (compartment !== undefined) {
+    const { id } = await requirePatientUser(db, principal, compartment);
+    return only === undefined || only === id ? id : null;
+  }
   if (only === undefined) {
     if (principal.kind === "user") return principal.userId;
     throw new AppError("bad_request", "An Observation search with a tenant API key needs patient (or subject): Patient/{user id}");
   }
-  if (only === null || !UUID.test(only)) return null;
-  try {
-    return (await requireReadableUser(db, principal, only)).id;
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
-    throw error;
-  }
+  return only === null ? null : ((await readableUser(db, principal, only))?.id ?? null);
 }
 
 function viewOf(query: FhirQuery): RecordView {
@@ -83,19 +93,14 @@ function newestFirst(query: FhirQuery): boolean {
 
 /** The parameters a search applied, as its links repeat them: the known ones as given, `view` and `_count` spelled out. */
 function appliedParameters(query: FhirQuery, view: RecordView, limit: number): Array<readonly [string, string]> {
-  const applied: Array<readonly [string, string]> = [];
-  for (const parameter of OBSERVATION_PARAMETERS) {
-    if (parameter.name === "cursor" || parameter.name === "_count" || parameter.name === "view") continue;
-    for (const key of [parameter.name, ...(parameter.modifiers ?? []).map((m) => `${parameter.name}:${m}`)]) {
-      for (const value of valuesOf(query, key)) applied.push([key, value]);
-    }
-  }
-  return [...applied, ["view", view], ["_count", String(limit)]];
+  const given = OBSERVATION_PARAMETERS.filter((parameter) => !["cursor", "_count", "view"].includes(parameter.name));
+  return [...givenParameters(query, given), ["view", view], ["_count", String(limit)]];
 }
 
 /**
- * GET /v1/fhir/Observation: one page of a patient's Observations, the spec's search walk with
- * FHIR's parameters: `patient`/`subject`, `code` and `category` tokens, `date` and
+ * GET /v1/fhir/Observation, and GET /v1/fhir/Patient/{id}/Observation (`options.compartment`:
+ * that Patient's id, the search's patient; its links keep that form): one page of a patient's
+ * Observations, the spec's search walk with FHIR's parameters: `patient`/`subject`, `code` and `category` tokens, `date` and
  * `_lastUpdated` with prefixes, `_count`, `_sort` (date, -date), svc's `view`, and the `cursor` of next
  * links. `date` bounds the walk as `start`/`end` do; `_lastUpdated` is applied to the page read
  * (a page may be short, even empty, and still have a next link). Unknown parameters are left
@@ -105,7 +110,7 @@ export async function searchFhirObservations(
   db: DbClient,
   principal: ReaderPrincipal,
   query: FhirQuery,
-  options: { strict: boolean },
+  options: { strict: boolean; compartment?: string | undefined },
   settings: FhirBaseSettings,
 ): Promise<SearchsetBundle<Observation>> {
   requireReadScope(principal);
@@ -119,10 +124,11 @@ export async function searchFhirObservations(
   const limit = pageSize(query);
   const cursor = cursorOf(query);
   const after = decodeObservationCursor(cursor);
-  const userId = await searchedUser(db, principal, query);
+  const userId = await searchedUser(db, principal, query, options.compartment);
 
   const applied = appliedParameters(query, view, limit);
-  const link = (at: string | undefined) => searchUrl(settings, "Observation", at ? [...applied, ["cursor", at]] : applied);
+  const path = options.compartment === undefined ? "Observation" : `Patient/${options.compartment}/Observation`;
+  const link = (at: string | undefined) => searchUrl(settings, path, at ? [...applied, ["cursor", at]] : applied);
 
   if (userId === null || "empty" in date || "empty" in lastUpdated) return searchset(settings, [], { self: link(cursor) });
   const pageQuery = { userId, systems, filter, window: date.window, view, after, limit };

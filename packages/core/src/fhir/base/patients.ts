@@ -2,7 +2,7 @@ import type { Patient } from "fhir/r4.js";
 import { findActiveUser, listUsers, requireReadableUser, type ReaderPrincipal } from "../../identity/index.ts";
 import { AppError, type DbClient } from "../../platform/index.ts";
 import { type FhirBaseSettings, requireReadScope, searchset, searchUrl, type SearchsetBundle } from "./fhir-base.ts";
-import { cursorOf, type FhirQuery, type KnownParameter, orValues, pageSize, unknownParameters, valuesOf } from "./search-parameters.ts";
+import { cursorOf, type FhirQuery, givenParameters, type KnownParameter, orValues, pageSize, unknownParameters, valuesOf } from "./search-parameters.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -34,7 +34,7 @@ export function patientOf(user: PatientUser, tenantId: string, settings: FhirBas
 const notFound = () => new AppError("not_found", "No such Patient.");
 
 /** The user of `id` when the caller may read it; null otherwise (another tenant's, another user's, deleting, not a user id). */
-async function readableUser(db: DbClient, principal: ReaderPrincipal, id: string): Promise<PatientUser | null> {
+export async function readableUser(db: DbClient, principal: ReaderPrincipal, id: string): Promise<PatientUser | null> {
   if (!UUID.test(id)) return null;
   try {
     return await requireReadableUser(db, principal, id);
@@ -44,15 +44,22 @@ async function readableUser(db: DbClient, principal: ReaderPrincipal, id: string
   }
 }
 
+/** The user of the Patient `id` names; a 404 when the caller may not read it (as readableUser). */
+export async function requirePatientUser(db: DbClient, principal: ReaderPrincipal, id: string): Promise<PatientUser> {
+  const user = await readableUser(db, principal, id);
+  if (!user) throw notFound();
+  return user;
+}
+
 /** GET /v1/fhir/Patient/{id}: a user of the tenant (a user token: its own user only). */
 export async function readFhirPatient(db: DbClient, principal: ReaderPrincipal, id: string, settings: FhirBaseSettings): Promise<Patient> {
   requireReadScope(principal);
-  const user = await readableUser(db, principal, id);
-  if (!user) throw notFound();
-  return patientOf(user, principal.tenantId, settings);
+  return patientOf(await requirePatientUser(db, principal, id), principal.tenantId, settings);
 }
 
-const PATIENT_PARAMETERS: readonly KnownParameter[] = [{ name: "_id" }, { name: "identifier" }, { name: "_count" }, { name: "cursor" }];
+/** The parameters that narrow a Patient search, in the order its links spell them. */
+const PATIENT_FILTERS: readonly KnownParameter[] = [{ name: "_id" }, { name: "identifier" }];
+const PATIENT_PARAMETERS: readonly KnownParameter[] = [...PATIENT_FILTERS, { name: "_count" }, { name: "cursor" }];
 
 /** One token of `identifier`: `system|value`, `|value` (no system), `value` (any system) or `system|` (any value). */
 interface IdentifierToken {
@@ -97,12 +104,8 @@ export async function searchFhirPatients(
   const matches = (user: PatientUser) =>
     ids.every((anyOf) => anyOf.includes(user.id)) && identifiers.every((anyOf) => anyOf.some((token) => carries(user, token, system)));
 
-  const applied: Array<[string, string]> = [
-    ...valuesOf(query, "_id").map((v): [string, string] => ["_id", v]),
-    ...valuesOf(query, "identifier").map((v): [string, string] => ["identifier", v]),
-    ["_count", String(count)],
-  ];
-  const link = (at: string | undefined) => searchUrl(settings, "Patient", [...applied, ...(at ? [["cursor", at] as [string, string]] : [])]);
+  const applied = [...givenParameters(query, PATIENT_FILTERS), ["_count", String(count)] as const];
+  const link = (at: string | undefined) => searchUrl(settings, "Patient", at ? [...applied, ["cursor", at]] : applied);
 
   const { users, next } = await candidates(db, principal, { ids, identifiers, system, count, cursor });
   const patients = users.filter(matches).map((user) => patientOf(user, principal.tenantId, settings));

@@ -64,9 +64,17 @@ export function unknownParameters(query: FhirQuery, known: readonly KnownParamet
   return unknown;
 }
 
+/** The keys a parameter is given under: its name, and its name with each modifier the search takes (`patient`, `patient:Patient`). */
+const keysOf = (parameter: KnownParameter): string[] => [parameter.name, ...(parameter.modifiers ?? []).map((m) => `${parameter.name}:${m}`)];
+
 /** The values of a parameter under every modifier the search takes for it (`patient` and `patient:Patient`). */
 export function valuesWithModifiers(query: FhirQuery, parameter: KnownParameter): string[] {
-  return [parameter.name, ...(parameter.modifiers ?? []).map((m) => `${parameter.name}:${m}`)].flatMap((key) => valuesOf(query, key));
+  return keysOf(parameter).flatMap((key) => valuesOf(query, key));
+}
+
+/** The parameters given of these, in their order, as a search's links repeat them: each key and value (repeated ones repeated). */
+export function givenParameters(query: FhirQuery, parameters: readonly KnownParameter[]): Array<readonly [string, string]> {
+  return parameters.flatMap((parameter) => keysOf(parameter).flatMap((key) => valuesOf(query, key).map((value) => [key, value] as const)));
 }
 
 function splitModifier(key: string): [string, string | undefined] {

@@ -9,12 +9,18 @@ export class AppError extends Error {
   readonly detail: string;
   /** Extra response headers, e.g. WWW-Authenticate on a 401. */
   readonly headers: Record<string, string>;
+  /**
+   * An `internal` error's detail is replaced by a generic one unless it was written for the
+   * caller (a failed FHIR export's error code, the answer the Bulk Data IG asks for).
+   */
+  readonly detailForCaller: boolean;
 
-  constructor(code: AppErrorCode, detail: string, options: { cause?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(code: AppErrorCode, detail: string, options: { cause?: unknown; headers?: Record<string, string>; detailForCaller?: boolean } = {}) {
     super(detail, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.detail = detail;
+    this.detailForCaller = options.detailForCaller ?? false;
     const entry: AppErrorEntry = APP_ERRORS[code];
     this.headers = { ...entry.headers, ...options.headers };
   }

@@ -23,7 +23,7 @@ export function toProblem(error: unknown, requestId: string): Problem {
     type: "about:blank",
     title: APP_ERRORS[code].title,
     status: APP_ERRORS[code].status,
-    detail: appError && code !== "internal" ? appError.detail : GENERIC_INTERNAL_DETAIL,
+    detail: appError && (code !== "internal" || appError.detailForCaller) ? appError.detail : GENERIC_INTERNAL_DETAIL,
     request_id: requestId,
   };
 }

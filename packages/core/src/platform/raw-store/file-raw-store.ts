@@ -4,9 +4,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { measuredBody } from "./measured-body.ts";
-import { asRawStoreFault, type RawStore } from "./raw-store.ts";
+import { asRawStoreFault, RAW_STORE_KEY, RAW_STORE_KEY_ERROR, type RawStore } from "./raw-store.ts";
 
-const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
 /**
  * Raw objects as files under one root folder: `<root>/<user id>/<raw object id>`. A write
@@ -15,7 +14,7 @@ const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
  */
 export function fileRawStore(root: string): RawStore {
   const fileOf = (key: string) => {
-    if (!KEY.test(key)) throw new Error("raw object keys are <user id>/<raw object id>");
+    if (!RAW_STORE_KEY.test(key)) throw new Error(RAW_STORE_KEY_ERROR);
     return path.join(root, key);
   };
   return {

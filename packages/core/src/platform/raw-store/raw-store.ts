@@ -1,6 +1,17 @@
 /**
+ * The keys a raw store takes: `<user id>/<raw object id>`, and the files of FHIR exports,
+ * `<user id>/fhir-export-<export id>-<n>.ndjson` (one user's: the user's erasure deletes them)
+ * and `fhir-exports/<tenant id>/<export id>/<n>.ndjson` (a tenant's).
+ */
+export const RAW_STORE_KEY =
+  /^(?:[0-9a-f-]{36}\/[0-9a-f-]{36}|[0-9a-f-]{36}\/fhir-export-[0-9a-f-]{36}-[1-9][0-9]{0,8}\.ndjson|fhir-exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\/[1-9][0-9]{0,8}\.ndjson)$/;
+
+/** The message of a key RAW_STORE_KEY refuses. */
+export const RAW_STORE_KEY_ERROR = "raw object keys are <user id>/<raw object id> or the files of FHIR exports";
+
+/**
  * Where raw payloads live: on the local disk by default (SVC_DATA_DIR/raw), or in an
- * S3-compatible object store. Keys are `<user id>/<raw object id>`.
+ * S3-compatible object store (keys: RAW_STORE_KEY).
  */
 export interface RawStore {
   /**

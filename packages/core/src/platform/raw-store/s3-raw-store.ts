@@ -6,7 +6,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { AwsClient } from "aws4fetch";
 import { measuredBody } from "./measured-body.ts";
-import { asRawStoreFault, RawStoreUnavailable, type RawStore } from "./raw-store.ts";
+import { asRawStoreFault, RAW_STORE_KEY, RAW_STORE_KEY_ERROR, RawStoreUnavailable, type RawStore } from "./raw-store.ts";
 
 export interface S3RawStoreOptions {
   /** Base URL of the S3 API, e.g. https://s3.eu-central-1.amazonaws.com or a MinIO/R2 URL; buckets are addressed path-style. */
@@ -21,7 +21,6 @@ export interface S3RawStoreOptions {
   spoolDir: string;
 }
 
-const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 const USER_ID = /^[0-9a-f-]{36}$/;
 const PREFIX = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -50,7 +49,7 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
 
   const objectUrl = (fullKey: string) => `${bucketUrl}/${fullKey.split("/").map(encodeURIComponent).join("/")}`;
   const keyOf = (key: string) => {
-    if (!KEY.test(key)) throw new Error("raw object keys are <user id>/<raw object id>");
+    if (!RAW_STORE_KEY.test(key)) throw new Error(RAW_STORE_KEY_ERROR);
     return `${prefix}${key}`;
   };
 

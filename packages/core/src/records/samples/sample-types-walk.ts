@@ -38,7 +38,7 @@ export function startSampleTypesWalk(
   page: TimePageQuery<AfterTimeBigint> & Pick<SampleTypesPageQuery, "legacy">,
   types: readonly SampleTypeSpan[],
   view: RecordView,
-  options: { whole?: boolean } = {},
+  options: { whole?: boolean; firstWindowMs?: number | undefined } = {},
 ): SampleTypesWalk {
   const mergeable = view === "merged" ? types.map(({ type, streams }) => ({ type, streams, kind: matchKindOfType(type).kind })) : [];
   const query = { ...page, types: types.map((t) => t.type), merged: mergeable.filter((m) => m.streams.length > 1), whole: options.whole };
@@ -46,7 +46,7 @@ export function startSampleTypesWalk(
     first: new Date(Math.min(...types.map((t) => t.first.getTime()))),
     last: new Date(Math.max(...types.map((t) => t.last.getTime()))),
   };
-  return { ...startSampleWalk(query, span), mergeable, dropped: [] };
+  return { ...startSampleWalk(query, span, options.firstWindowMs), mergeable, dropped: [] };
 }
 
 /**

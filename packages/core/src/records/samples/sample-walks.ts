@@ -34,13 +34,17 @@ export interface SampleWalk<Q extends TimePageQuery<AfterTimeBigint>> {
 const upTo = (hours: HourWindow, stop: Date): HourWindow => (hours.to > stop ? { from: hours.from, to: stop } : hours);
 
 /** A walk of the page `query` over samples spanning first to last (none: done at once, empty). */
-export function startSampleWalk<Q extends TimePageQuery<AfterTimeBigint>>(query: Q, span: { first: Date; last: Date } | undefined): SampleWalk<Q> {
+export function startSampleWalk<Q extends TimePageQuery<AfterTimeBigint>>(
+  query: Q,
+  span: { first: Date; last: Date } | undefined,
+  firstWindowMs = FIRST_WINDOW_MS,
+): SampleWalk<Q> {
   const first = span?.first ?? new Date(0);
   const last = span?.last ?? first;
   const startAt = [query.start, query.after?.t, first].reduce<Date>((a, b) => (b && b > a ? b : a), first);
   const stop = hoursAround(first, query.end && query.end < last ? query.end : last).to;
-  const hours = hoursAround(startAt, new Date(startAt.getTime() + FIRST_WINDOW_MS));
-  return { query, next: query, hours: upTo(hours, stop), stop, width: FIRST_WINDOW_MS, rows: [], readUpTo: hours.from, done: span === undefined };
+  const hours = hoursAround(startAt, new Date(startAt.getTime() + firstWindowMs));
+  return { query, next: query, hours: upTo(hours, stop), stop, width: firstWindowMs, rows: [], readUpTo: hours.from, done: span === undefined };
 }
 
 /** Takes in what a window read (its samples with their series' fields): the page is done, or the next window is set. */

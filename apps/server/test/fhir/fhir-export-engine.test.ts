@@ -1,0 +1,267 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failFhirExport, fileRawStore, type QuantitySampleRecord, type RawStore, runFhirExport } from "@svc/core";
+import type { TestService } from "../helpers/test-service.ts";
+import { fhirProblems } from "../helpers/fhir-validator.ts";
+import { at, createUser, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+
+// The engine of FHIR Bulk Data exports (core's fhir/export): the fhir-export job's body run
+// directly on export rows, into the service's own file raw store. Each line is the resource
+// the base's search and read answer; an export resumes after a crash with every resource once,
+// stops when cancelled, and holds only what was updated in (since, transaction time].
+// The routes and the IG's flow: fhir-export.test.ts.
+
+let svc: TestService;
+let key: string;
+let tenantId: string;
+let rawStore: RawStore;
+
+type Resource = Record<string, any>;
+type ExportFileRow = { file_number: number; resource_type: string; storage_key: string; resource_count: bigint; byte_size: bigint };
+
+const codeSystemBase = () => `${svc.url}/fhir/CodeSystem`;
+const depsWith = (store: RawStore) => ({
+  db: svc.db,
+  jobs: { send: () => Promise.reject(new Error("no run here outlasts its slice")) } as never,
+  rawStore: store,
+  instance: { publicUrl: () => svc.url, fhirCodeSystemBase: codeSystemBase },
+  fhirExports: { retentionHours: 24 },
+});
+
+const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
+  type,
+  value,
+  start_date: at(time),
+  source: "withings",
+  device: "BPM Connect",
+  ...extra,
+});
+
+/** One record of each kind the base serves as an Observation. */
+async function writeEveryKind(userId: string): Promise<void> {
+  await writeSamples(svc, userId, "withings", [
+    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true }),
+    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
+    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
+    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
+    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
+  ]);
+  await writeSleep(svc, userId, "oura", [
+    { bedtime_start: at("2026-02-28T22:00:00Z"), bedtime_end: at("2026-03-01T06:00:00Z"), total_sleep_seconds: 25_200, source: "oura", device: "Oura Ring 4", on_body: true },
+  ]);
+  await writeWorkoutRecords(svc, userId, "garmin", [
+    { activity_type: "running", start_date: at("2026-03-01T07:00:00Z"), end_date: at("2026-03-01T07:45:00Z"), distance_meters: 8000, source: "garmin" },
+  ]);
+  await writeDaily(svc, userId, "garmin", [{ date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, source: "garmin" }]);
+  await writeEcg(svc, userId, "apple_health", [
+    { start_date: at("2026-03-01T12:00:00Z"), classification: "sinusRhythm", sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25, 7], source: "apple", device: "Apple Watch" },
+  ]);
+  await writeNutrition(svc, userId, "cronometer", [{ start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", name: "Pasta", energy_kcal: 640, source: "cronometer" }]);
+}
+
+/** Heart rate samples, one a minute from `from`. */
+function heartRates(count: number, from: string): QuantitySampleRecord[] {
+  return Array.from({ length: count }, (_, i) => sample("heart_rate", 50 + (i % 40), new Date(Date.parse(from) + i * 60_000).toISOString(), { device: "ScanWatch", on_body: true }));
+}
+
+/** A queued export row, as a kick-off records it. */
+async function queueExport(options: { userId?: string; types?: string[]; since?: Date; transactionTime?: Date } = {}): Promise<string> {
+  const rows = await svc.db.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO fhir_exports (tenant_id, user_id, resource_types, since, transaction_time, request_url)
+    VALUES (${tenantId}::uuid, ${options.userId ?? null}::uuid, ${options.types ?? ["Patient", "Observation"]}::text[], ${options.since ?? null}::timestamptz,
+      ${options.transactionTime ?? new Date()}::timestamptz, ${`${svc.url}/v1/fhir/Patient/$export`})
+    RETURNING id`;
+  return rows[0]!.id;
+}
+
+const exportRow = async (id: string) =>
+  (await svc.db.$queryRaw<Array<{ state: string; resources_written: bigint; resume_position: unknown; error_code: string | null; expires_at: Date | null; finished_at: Date | null }>>`
+    SELECT state, resources_written, resume_position, error_code, expires_at, finished_at FROM fhir_exports WHERE id = ${id}::uuid`)[0]!;
+
+const filesOf = (id: string) =>
+  svc.db.$queryRaw<ExportFileRow[]>`
+    SELECT file_number, resource_type, storage_key, resource_count, byte_size FROM fhir_export_files WHERE export_id = ${id}::uuid ORDER BY file_number`;
+
+const fileOnDisk = (storageKey: string) => path.join(svc.dataDir, "raw", storageKey);
+
+/** The resources of every file of an export, in file order, after checking each file's row against its bytes. */
+async function linesOf(id: string): Promise<Array<{ type: string; resource: Resource }>> {
+  const lines: Array<{ type: string; resource: Resource }> = [];
+  for (const file of await filesOf(id)) {
+    const text = readFileSync(fileOnDisk(file.storage_key), "utf8");
+    expect(Buffer.byteLength(text)).toBe(Number(file.byte_size));
+    const resources = text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Resource);
+    expect(resources).toHaveLength(Number(file.resource_count));
+    expect(text.endsWith("\n")).toBe(true);
+    for (const resource of resources) {
+      expect(resource.resourceType).toBe(file.resource_type);
+      lines.push({ type: file.resource_type, resource });
+    }
+  }
+  return lines;
+}
+
+/** Every Observation of the user as the base's search answers it, in its order. */
+async function searchedObservations(userId: string): Promise<Resource[]> {
+  const found: Resource[] = [];
+  for (let url: string | undefined = `/v1/fhir/Observation?patient=Patient/${userId}&_count=1000`; url; ) {
+    const answer = await svc.call(url, { key });
+    expect(answer.status, answer.text).toBe(200);
+    found.push(...(answer.body.entry ?? []).map((entry: { resource: Resource }) => entry.resource));
+    const next = answer.body.link.find((link: { relation: string }) => link.relation === "next")?.url as string | undefined;
+    url = next?.slice(svc.url.length);
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  ({ svc, key } = await startWithTwoTenants());
+  rawStore = fileRawStore(path.join(svc.dataDir, "raw"));
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+describe("the FHIR export engine", () => {
+  beforeAll(async () => {
+    // The tenant of `key`: read from a user it created.
+    const user = await createUser(svc, key);
+    tenantId = (await svc.db.user.findUniqueOrThrow({ where: { id: user }, select: { tenantId: true } })).tenantId;
+  });
+
+  it("writes every kind of Observation, each the one the base's search answers, after the user's Patient, every line valid FHIR R4", async () => {
+    const userId = await createUser(svc, key);
+    await writeEveryKind(userId);
+    const id = await queueExport({ userId });
+    await runFhirExport(depsWith(rawStore), id);
+
+    const row = await exportRow(id);
+    expect(row.state).toBe("completed");
+    expect(row.resume_position).toBeNull();
+    expect(row.expires_at!.getTime() - row.finished_at!.getTime()).toBe(24 * 3_600_000);
+    const files = await filesOf(id);
+    expect(files.map((file) => [file.file_number, file.resource_type, file.storage_key])).toEqual([
+      [1, "Patient", `${userId}/fhir-export-${id}-1.ndjson`],
+      [2, "Observation", `${userId}/fhir-export-${id}-2.ndjson`],
+    ]);
+
+    const lines = await linesOf(id);
+    for (const { resource } of lines) expect(fhirProblems(resource), JSON.stringify(resource)).toEqual([]);
+    const patient = await svc.call(`/v1/fhir/Patient/${userId}`, { key });
+    expect(lines[0]!.resource).toEqual(patient.body);
+    const observations = lines.slice(1).map((line) => line.resource);
+    expect(observations).toEqual(await searchedObservations(userId));
+    // heart rate, blood pressure panel, body mass, steps, sleep, workout, daily summary, ECG, meal.
+    expect(new Set(observations.map((o) => String(o.id).split("-")[0]))).toEqual(new Set(["qs", "bp", "sleep", "workout", "daily", "ecg", "nutrition"]));
+    expect(Number(row.resources_written)).toBe(lines.length);
+  });
+
+  it("exports every active user of the tenant in id order, Patients first, under the tenant's keys", async () => {
+    const users = [await createUser(svc, key), await createUser(svc, key)];
+    for (const [index, userId] of users.entries()) await writeSamples(svc, userId, "withings", heartRates(3 + index, "2026-04-01T00:00:00Z"));
+    const id = await queueExport({ types: ["Patient", "Observation"] });
+    await runFhirExport(depsWith(rawStore), id);
+
+    const files = await filesOf(id);
+    expect(files.map((file) => file.storage_key)).toEqual([1, 2].map((n) => `fhir-exports/${tenantId}/${id}/${n}.ndjson`));
+    const lines = await linesOf(id);
+    const activeUsers = await svc.db.user.findMany({ where: { tenantId, status: "active" }, select: { id: true }, orderBy: { id: "asc" } });
+    const patients = lines.filter((line) => line.type === "Patient").map((line) => line.resource.id);
+    expect(patients).toEqual(activeUsers.map((user) => user.id));
+    const subjects = lines.filter((line) => line.type === "Observation").map((line) => line.resource.subject.reference);
+    expect(subjects).toEqual([...subjects].sort());
+    for (const userId of users) expect(subjects.filter((s) => s === `Patient/${userId}`)).toHaveLength(3 + users.indexOf(userId));
+  });
+
+  it("holds only resources updated after _since and up to the transaction time", async () => {
+    const userId = await createUser(svc, key);
+    await writeSamples(svc, userId, "withings", heartRates(4, "2026-05-01T00:00:00Z"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const between = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeSamples(svc, userId, "withings", heartRates(3, "2026-05-02T00:00:00Z"));
+    const all = (await searchedObservations(userId)).map((o) => ({ id: o.id, updated: Date.parse(o.meta.lastUpdated) }));
+    expect(all).toHaveLength(7);
+
+    const before = await queueExport({ userId, types: ["Observation"], transactionTime: between });
+    const after = await queueExport({ userId, since: between });
+    await runFhirExport(depsWith(rawStore), before);
+    await runFhirExport(depsWith(rawStore), after);
+    const idsOf = async (id: string, type: string) => (await linesOf(id)).filter((line) => line.type === type).map((line) => line.resource.id);
+    expect(await idsOf(before, "Observation")).toEqual(all.filter((o) => o.updated <= between.getTime()).map((o) => o.id));
+    expect(await idsOf(after, "Observation")).toEqual(all.filter((o) => o.updated > between.getTime()).map((o) => o.id));
+    expect(await idsOf(before, "Patient")).toEqual([]);
+    // The user's row was created before `between`: its Patient has not changed since.
+    expect(await idsOf(after, "Patient")).toEqual([]);
+  });
+
+  it("resumes after a crash mid-file from its last durable file, every resource once", async () => {
+    const userId = await createUser(svc, key);
+    await writeSamples(svc, userId, "withings", heartRates(40, "2026-06-01T00:00:00Z"));
+    const reference = await queueExport({ userId });
+    await runFhirExport(depsWith(rawStore), reference, 7);
+    const expected = (await linesOf(reference)).map((line) => line.resource);
+    expect(expected).toHaveLength(41);
+
+    // The third file is cut after its first bytes, as by a killed process: they stay on disk.
+    const id = await queueExport({ userId, transactionTime: (await svc.db.$queryRaw<Array<{ t: Date }>>`SELECT transaction_time AS t FROM fhir_exports WHERE id = ${reference}::uuid`)[0]!.t });
+    let writes = 0;
+    const crashing: RawStore = {
+      ...rawStore,
+      async write(storageKey, body, maxBytes) {
+        if (++writes < 3) return rawStore.write(storageKey, body, maxBytes);
+        const first = await body[Symbol.asyncIterator]().next();
+        await rawStore.write(storageKey, (async function* () { yield first.value as Uint8Array; })(), maxBytes);
+        throw new Error("killed");
+      },
+    };
+    await expect(runFhirExport(depsWith(crashing), id, 7)).rejects.toThrow("killed");
+    const cut = await exportRow(id);
+    expect(cut.state).toBe("running");
+    expect((await filesOf(id)).map((file) => file.file_number)).toEqual([1, 2]);
+    expect(cut.resume_position).toMatchObject({ fileNumber: 3, type: "Observation", user: userId });
+
+    await runFhirExport(depsWith(rawStore), id, 7);
+    expect((await exportRow(id)).state).toBe("completed");
+    const files = await filesOf(id);
+    expect(files.map((file) => file.file_number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(files.map((file) => Number(file.resource_count))).toEqual([1, 7, 7, 7, 7, 7, 5]);
+    expect((await linesOf(id)).map((line) => line.resource)).toEqual(expected);
+    expect(Number((await exportRow(id)).resources_written)).toBe(41);
+  });
+
+  it("stops when cancelled, records no further file and leaves no file it wrote after the cancel", async () => {
+    const userId = await createUser(svc, key);
+    await writeSamples(svc, userId, "withings", heartRates(20, "2026-07-01T00:00:00Z"));
+    const id = await queueExport({ userId });
+    let writes = 0;
+    const cancelling: RawStore = {
+      ...rawStore,
+      async write(storageKey, body, maxBytes) {
+        // DELETE on the status URL while the second file is being written.
+        if (++writes === 2) await svc.db.$executeRaw`UPDATE fhir_exports SET state = 'cancelled', finished_at = now() WHERE id = ${id}::uuid`;
+        return rawStore.write(storageKey, body, maxBytes);
+      },
+    };
+    await runFhirExport(depsWith(cancelling), id, 7);
+    expect(writes).toBe(2);
+    expect((await exportRow(id)).state).toBe("cancelled");
+    const files = await filesOf(id);
+    expect(files.map((file) => file.file_number)).toEqual([1]);
+    expect(existsSync(fileOnDisk(`${userId}/fhir-export-${id}-2.ndjson`))).toBe(false);
+    // A cancelled export is not started again.
+    await runFhirExport(depsWith(rawStore), id, 7);
+    expect(await filesOf(id)).toHaveLength(1);
+  });
+
+  it("records a failed export with the fault's code and keeps its answer for the retention period", async () => {
+    const id = await queueExport({});
+    await failFhirExport(depsWith(rawStore), id, new Error("anything"));
+    const row = await exportRow(id);
+    expect(row.state).toBe("failed");
+    expect(row.error_code).toBe("export_failed");
+    expect(row.expires_at!.getTime() - row.finished_at!.getTime()).toBe(24 * 3_600_000);
+  });
+});

@@ -1,0 +1,11 @@
+export { exportFileKey } from "./export-file-keys.ts";
+export { type ExportTarget, MAX_PART_RESOURCES, type WrittenPart } from "./export-parts.ts";
+export { FHIR_EXPORT_TYPES, type FhirExportType } from "./export-position.ts";
+export { type ExportScope } from "./export-scope.ts";
+export { failFhirExport, type FhirExportSettings, runFhirExport } from "./run-fhir-export.ts";
+export { type ExportProgress, writeFhirExport } from "./write-fhir-export.ts";
+export { cancelFhirExport } from "./export-cancel.ts";
+export { type OpenedExportFile, openFhirExportFile } from "./export-files.ts";
+export { type ExportKickedOff, kickOffFhirExport, MAX_EXPORTS_IN_FLIGHT } from "./export-kick-off.ts";
+export { discardFhirExportsHoldingUser, discardFhirExportsOfTenant, sweepFhirExports } from "./export-retention.ts";
+export { type ExportManifest, type ExportStatus, fhirExportStatus } from "./export-status.ts";
