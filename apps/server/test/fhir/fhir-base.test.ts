@@ -5,6 +5,7 @@ import type { QuantitySampleRecord } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
 import { at, createUser, mintToken, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { withingsSample } from "../helpers/fhir-records.ts";
 
 // The FHIR base /v1/fhir as a FHIR client library drives it: fhir-kit-client reads the
 // CapabilityStatement, reads and searches Patients and Observations and pages through next
@@ -21,14 +22,6 @@ let carol: string;
 type Resource = Record<string, any> & { resourceType: string; id?: string };
 type Bundle = Resource & { link: Array<{ relation: string; url: string }>; entry?: Array<{ fullUrl: string; resource: Resource; search: { mode: string } }> };
 
-const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
-  type,
-  value,
-  start_date: at(time),
-  source: "withings",
-  device: "BPM Connect",
-  ...extra,
-});
 
 async function createUserWithRef(apiKey: string, externalRef?: string): Promise<string> {
   const answer = await svc.call("/v1/users", { key: apiKey, body: externalRef ? { external_ref: externalRef } : {} });
@@ -44,13 +37,13 @@ beforeAll(async () => {
   carol = await createUserWithRef(otherKey, "alice-7");
   await createUser(svc, key);
   await writeSamples(svc, alice, "withings", [
-    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true }),
-    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
-    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
-    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
-    sample("blood_glucose", 92, "2026-03-01T07:14:00Z"),
-    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
-    ...Array.from({ length: 30 }, (_, i) => sample("heart_rate", 60 + i, `2026-03-02T${String(i % 24).padStart(2, "0")}:30:00Z`, { device: "ScanWatch", on_body: true })),
+    withingsSample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true }),
+    withingsSample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
+    withingsSample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
+    withingsSample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
+    withingsSample("blood_glucose", 92, "2026-03-01T07:14:00Z"),
+    withingsSample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
+    ...Array.from({ length: 30 }, (_, i) => withingsSample("heart_rate", 60 + i, `2026-03-02T${String(i % 24).padStart(2, "0")}:30:00Z`, { device: "ScanWatch", on_body: true })),
   ]);
   await writeSleep(svc, alice, "oura", [
     { bedtime_start: at("2026-02-28T22:00:00Z"), bedtime_end: at("2026-03-01T06:00:00Z"), total_sleep_seconds: 25_200, source: "oura", device: "Oura Ring 4", on_body: true },
@@ -63,7 +56,7 @@ beforeAll(async () => {
     { start_date: at("2026-03-01T12:00:00Z"), classification: "sinusRhythm", sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25, 7], source: "apple", device: "Apple Watch" },
   ]);
   await writeNutrition(svc, alice, "cronometer", [{ start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", name: "Pasta", energy_kcal: 640, source: "cronometer" }]);
-  await writeSamples(svc, bob, "withings", [sample("body_mass", 80, "2026-03-01T08:00:00Z")]);
+  await writeSamples(svc, bob, "withings", [withingsSample("body_mass", 80, "2026-03-01T08:00:00Z")]);
 });
 afterAll(() => svc?.stop());
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failFhirExport, fileRawStore, type QuantitySampleRecord, type RawStore, runFhirExport } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
-import { at, createUser, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { createUser, startWithTwoTenants, writeSamples } from "../helpers/records.ts";
+import { withingsSample, writeEveryObservationKind } from "../helpers/fhir-records.ts";
 
 // The engine of FHIR Bulk Data exports (core's fhir/export): the fhir-export job's body run
 // directly on export rows, into the service's own file raw store. Each line is the resource
@@ -29,40 +30,11 @@ const depsWith = (store: RawStore) => ({
   fhirExports: { retentionHours: 24 },
 });
 
-const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
-  type,
-  value,
-  start_date: at(time),
-  source: "withings",
-  device: "BPM Connect",
-  ...extra,
-});
 
-/** One record of each kind the base serves as an Observation. */
-async function writeEveryKind(userId: string): Promise<void> {
-  await writeSamples(svc, userId, "withings", [
-    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true }),
-    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
-    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
-    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
-    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
-  ]);
-  await writeSleep(svc, userId, "oura", [
-    { bedtime_start: at("2026-02-28T22:00:00Z"), bedtime_end: at("2026-03-01T06:00:00Z"), total_sleep_seconds: 25_200, source: "oura", device: "Oura Ring 4", on_body: true },
-  ]);
-  await writeWorkoutRecords(svc, userId, "garmin", [
-    { activity_type: "running", start_date: at("2026-03-01T07:00:00Z"), end_date: at("2026-03-01T07:45:00Z"), distance_meters: 8000, source: "garmin" },
-  ]);
-  await writeDaily(svc, userId, "garmin", [{ date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, source: "garmin" }]);
-  await writeEcg(svc, userId, "apple_health", [
-    { start_date: at("2026-03-01T12:00:00Z"), classification: "sinusRhythm", sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25, 7], source: "apple", device: "Apple Watch" },
-  ]);
-  await writeNutrition(svc, userId, "cronometer", [{ start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", name: "Pasta", energy_kcal: 640, source: "cronometer" }]);
-}
 
 /** Heart rate samples, one a minute from `from`. */
 function heartRates(count: number, from: string): QuantitySampleRecord[] {
-  return Array.from({ length: count }, (_, i) => sample("heart_rate", 50 + (i % 40), new Date(Date.parse(from) + i * 60_000).toISOString(), { device: "ScanWatch", on_body: true }));
+  return Array.from({ length: count }, (_, i) => withingsSample("heart_rate", 50 + (i % 40), new Date(Date.parse(from) + i * 60_000).toISOString(), { device: "ScanWatch", on_body: true }));
 }
 
 /** A queued export row, as a kick-off records it. */
@@ -133,7 +105,7 @@ describe("the FHIR export engine", () => {
 
   it("writes every kind of Observation, each the one the base's search answers, after the user's Patient, every line valid FHIR R4", async () => {
     const userId = await createUser(svc, key);
-    await writeEveryKind(userId);
+    await writeEveryObservationKind(svc, userId);
     const id = await queueExport({ userId });
     await runFhirExport(depsWith(rawStore), id);
 

@@ -1,12 +1,13 @@
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileRawStore, type QuantitySampleRecord, sweepFhirExports } from "@svc/core";
+import { fileRawStore, sweepFhirExports } from "@svc/core";
 import { waitUntil } from "@svc/testing";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
 import { download, kickOff, type Manifest, runExport, statusUrlOf } from "../helpers/bulk-data-client.ts";
-import { at, createUser, mintToken, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
+import { at, createUser, mintToken, startWithTwoTenants, writeSamples } from "../helpers/records.ts";
+import { withingsSample, writeEveryObservationKind } from "../helpers/fhir-records.ts";
 
 // FHIR Bulk Data export (IG v2) of the base /v1/fhir, driven as an IG client drives it
 // (helpers/bulk-data-client.ts: plain HTTP, by the IG's steps) while the service's own worker
@@ -24,36 +25,7 @@ type Resource = Record<string, any>;
 const base = () => `${svc.url}/v1/fhir`;
 const MANIFEST_FIELDS = ["transactionTime", "request", "requiresAccessToken", "output", "error"];
 
-const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
-  type,
-  value,
-  start_date: at(time),
-  source: "withings",
-  device: "BPM Connect",
-  ...extra,
-});
 
-/** Writes one of each kind of record the base serves as an Observation. */
-async function writeEveryKind(userId: string): Promise<void> {
-  await writeSamples(svc, userId, "withings", [
-    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true }),
-    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
-    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
-    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
-    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
-  ]);
-  await writeSleep(svc, userId, "oura", [
-    { bedtime_start: at("2026-02-28T22:00:00Z"), bedtime_end: at("2026-03-01T06:00:00Z"), total_sleep_seconds: 25_200, source: "oura", device: "Oura Ring 4", on_body: true },
-  ]);
-  await writeWorkoutRecords(svc, userId, "garmin", [
-    { activity_type: "running", start_date: at("2026-03-01T07:00:00Z"), end_date: at("2026-03-01T07:45:00Z"), distance_meters: 8000, source: "garmin" },
-  ]);
-  await writeDaily(svc, userId, "garmin", [{ date: "2026-03-01", steps: 11_000, resting_heart_rate: 52, source: "garmin" }]);
-  await writeEcg(svc, userId, "apple_health", [
-    { start_date: at("2026-03-01T12:00:00Z"), classification: "sinusRhythm", sampling_frequency_hz: 512, voltages: [12.5, -3, 40.25, 7], source: "apple", device: "Apple Watch" },
-  ]);
-  await writeNutrition(svc, userId, "cronometer", [{ start_date: at("2026-03-01T12:30:00Z"), meal_type: "lunch", name: "Pasta", energy_kcal: 640, source: "cronometer" }]);
-}
 
 /** The checks every complete export passes: the manifest's fields, its files' types and counts, every line valid FHIR R4. */
 function checkExport(result: Awaited<ReturnType<typeof runExport>>, kickOffUrl: string): { patients: Resource[]; observations: Resource[] } {
@@ -120,8 +92,8 @@ beforeAll(async () => {
   alice = await createUser(svc, key);
   bob = await createUser(svc, key);
   quiet = await createUser(svc, key);
-  await writeEveryKind(alice);
-  await writeSamples(svc, bob, "withings", [sample("body_mass", 80, "2026-03-01T08:00:00Z")]);
+  await writeEveryObservationKind(svc, alice);
+  await writeSamples(svc, bob, "withings", [withingsSample("body_mass", 80, "2026-03-01T08:00:00Z")]);
   await createUser(svc, otherKey);
 });
 afterAll(() => svc?.stop());
@@ -235,7 +207,7 @@ describe("kick-off parameters", () => {
   it("_since keeps only resources stored after it", async () => {
     const since = allPatients.manifest.transactionTime;
     await waitUntil(async () => Date.now() > new Date(since).getTime() + 5, 1000, "the clock past the first export");
-    await writeSamples(svc, alice, "withings", [sample("body_mass", 71.9, "2026-03-05T07:10:00Z")]);
+    await writeSamples(svc, alice, "withings", [withingsSample("body_mass", 71.9, "2026-03-05T07:10:00Z")]);
     const url = `${base()}/Patient/$export?_type=Observation&_since=${encodeURIComponent(since)}`;
     const { observations } = checkExport(await runExport(url, key), url);
     expect(observations.length).toBeGreaterThan(0);
@@ -351,8 +323,8 @@ describe("erasure", () => {
     const tenant = await svc.createTenant("erasure");
     const dave = await createUser(svc, tenant.api_key);
     const erin = await createUser(svc, tenant.api_key);
-    await writeSamples(svc, dave, "withings", [sample("body_mass", 90, "2026-03-01T08:00:00Z")]);
-    await writeSamples(svc, erin, "withings", [sample("body_mass", 60, "2026-03-01T08:00:00Z")]);
+    await writeSamples(svc, dave, "withings", [withingsSample("body_mass", 90, "2026-03-01T08:00:00Z")]);
+    await writeSamples(svc, erin, "withings", [withingsSample("body_mass", 60, "2026-03-01T08:00:00Z")]);
     const everyone = await runExport(`${base()}/Patient/$export`, tenant.api_key);
     const daves = await runExport(`${base()}/Patient/${dave}/$export`, tenant.api_key);
     const erins = await runExport(`${base()}/Patient/${erin}/$export`, tenant.api_key);

@@ -16,6 +16,7 @@ import {
   writeSleep,
   writeWorkoutRecords,
 } from "../helpers/records.ts";
+import { withingsSample } from "../helpers/fhir-records.ts";
 
 let svc: TestService;
 let key: string;
@@ -56,14 +57,6 @@ async function allPages(user: string, query: string, limit: number): Promise<{ o
   return { observations: pages.flatMap((p) => p.entry?.map((e) => e.resource) ?? []), pages };
 }
 
-const sample = (type: string, value: number, time: string, extra: Partial<QuantitySampleRecord> = {}): QuantitySampleRecord => ({
-  type,
-  value,
-  start_date: at(time),
-  source: "withings",
-  device: "BPM Connect",
-  ...extra,
-});
 
 /** Where an Observation sorts: its time, the rank of its kind, its id. */
 const KIND_RANK: Record<string, number> = { qs: 0, bp: 1, sleep: 2, workout: 3, daily: 4, ecg: 5, nutrition: 6 };
@@ -76,20 +69,20 @@ function timeOf(o: Observation): string {
 async function userWithEveryKind(): Promise<string> {
   const user = await createUser(svc, key);
   await writeSamples(svc, user, "withings", [
-    sample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true, external_id: "hr-1" }),
-    sample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
-    sample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
-    sample("blood_pressure_systolic", 135, "2026-03-01T07:30:00Z"),
-    sample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
-    sample("height", 178, "2026-03-01T07:10:00Z"),
-    sample("body_mass_index", 22.9, "2026-03-01T07:10:00Z"),
-    sample("body_temperature", 36.7, "2026-03-01T07:11:00Z"),
-    sample("oxygen_saturation", 97, "2026-03-01T07:12:00Z"),
-    sample("respiratory_rate", 14, "2026-03-01T07:13:00Z"),
-    sample("blood_glucose", 92, "2026-03-01T07:14:00Z"),
-    sample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
-    sample("sleep_score", 81, "2026-03-01T06:00:00Z"),
-    sample("reported_mood", 4, "2026-03-01T20:00:00Z", { source: null, device: null }),
+    withingsSample("heart_rate", 61, "2026-03-01T07:00:00Z", { device: "ScanWatch", on_body: true, external_id: "hr-1" }),
+    withingsSample("blood_pressure_systolic", 121, "2026-03-01T07:05:00Z"),
+    withingsSample("blood_pressure_diastolic", 79, "2026-03-01T07:05:00Z"),
+    withingsSample("blood_pressure_systolic", 135, "2026-03-01T07:30:00Z"),
+    withingsSample("body_mass", 72.4, "2026-03-01T07:10:00Z"),
+    withingsSample("height", 178, "2026-03-01T07:10:00Z"),
+    withingsSample("body_mass_index", 22.9, "2026-03-01T07:10:00Z"),
+    withingsSample("body_temperature", 36.7, "2026-03-01T07:11:00Z"),
+    withingsSample("oxygen_saturation", 97, "2026-03-01T07:12:00Z"),
+    withingsSample("respiratory_rate", 14, "2026-03-01T07:13:00Z"),
+    withingsSample("blood_glucose", 92, "2026-03-01T07:14:00Z"),
+    withingsSample("step_count", 420, "2026-03-01T09:00:00Z", { end_date: at("2026-03-01T09:10:00Z") }),
+    withingsSample("sleep_score", 81, "2026-03-01T06:00:00Z"),
+    withingsSample("reported_mood", 4, "2026-03-01T20:00:00Z", { source: null, device: null }),
   ]);
   await writeSleep(svc, user, "oura", [
     {
@@ -389,12 +382,12 @@ describe("paging", () => {
     const t = (minute: number) => new Date(Date.parse("2026-04-01T08:00:00Z") + minute * 60_000).toISOString();
     const records: QuantitySampleRecord[] = [];
     for (let i = 0; i < 12; i++) {
-      records.push(sample("blood_pressure_systolic", 110 + i, t(i * 2)), sample("blood_pressure_diastolic", 70 + i, t(i * 2)));
-      records.push(sample("heart_rate", 60 + i, t(i * 2), { device: "ScanWatch" }));
-      records.push(sample("heart_rate", 80 + i, t(i * 2 + 1), { device: "ScanWatch" }));
+      records.push(withingsSample("blood_pressure_systolic", 110 + i, t(i * 2)), withingsSample("blood_pressure_diastolic", 70 + i, t(i * 2)));
+      records.push(withingsSample("heart_rate", 60 + i, t(i * 2), { device: "ScanWatch" }));
+      records.push(withingsSample("heart_rate", 80 + i, t(i * 2 + 1), { device: "ScanWatch" }));
     }
     // Two devices measured at one instant: two panels at the same time.
-    records.push(sample("blood_pressure_systolic", 140, t(6), { device: "Arm cuff", source: "omron" }), sample("blood_pressure_diastolic", 90, t(6), { device: "Arm cuff", source: "omron" }));
+    records.push(withingsSample("blood_pressure_systolic", 140, t(6), { device: "Arm cuff", source: "omron" }), withingsSample("blood_pressure_diastolic", 90, t(6), { device: "Arm cuff", source: "omron" }));
     await writeSamples(svc, user, "withings", records);
     await writeSleep(svc, user, "oura", [{ bedtime_start: at(t(5)), bedtime_end: at(t(300)), source: "oura", on_body: true }]);
 
@@ -412,22 +405,22 @@ describe("paging", () => {
     const ids = async (user: string, query: string) => (await allPages(user, query, 1)).observations.map((o) => o.id.split("-")[0]);
     // Two devices at 07:00, one at 09:00: every panel, one a page.
     const pairs = await createUser(svc, key);
-    const pair = (time: string, device: string) => [sample("blood_pressure_systolic", 120, time, { device }), sample("blood_pressure_diastolic", 80, time, { device })];
+    const pair = (time: string, device: string) => [withingsSample("blood_pressure_systolic", 120, time, { device }), withingsSample("blood_pressure_diastolic", 80, time, { device })];
     await writeSamples(svc, pairs, "withings", [...pair("2026-07-01T07:00:00Z", "A"), ...pair("2026-07-01T07:00:00Z", "B"), ...pair("2026-07-01T09:00:00Z", "A")]);
     expect(await ids(pairs, "view=all")).toEqual(["bp", "bp", "bp"]);
     // Lone diastolic readings first: the systolic filter leaves them out, and paging goes on to the pair.
     const lone = await createUser(svc, key);
     await writeSamples(svc, lone, "withings", [
-      sample("blood_pressure_diastolic", 80, "2026-07-01T07:00:00Z"),
-      sample("blood_pressure_diastolic", 81, "2026-07-01T07:10:00Z"),
+      withingsSample("blood_pressure_diastolic", 80, "2026-07-01T07:00:00Z"),
+      withingsSample("blood_pressure_diastolic", 81, "2026-07-01T07:10:00Z"),
       ...pair("2026-07-01T09:00:00Z", "A"),
     ]);
     expect(await ids(lone, "code=http://loinc.org|8480-6")).toEqual(["bp"]);
     // Summaries svc derived come first and are left out of the merged view: paging reaches the provider's own.
     const days = await createUser(svc, key);
     await writeSamples(svc, days, "apple_health", [
-      sample("step_count", 100, "2026-07-01T09:00:00Z", { end_date: at("2026-07-01T09:10:00Z"), source: "apple" }),
-      sample("step_count", 100, "2026-07-02T09:00:00Z", { end_date: at("2026-07-02T09:10:00Z"), source: "apple" }),
+      withingsSample("step_count", 100, "2026-07-01T09:00:00Z", { end_date: at("2026-07-01T09:10:00Z"), source: "apple" }),
+      withingsSample("step_count", 100, "2026-07-02T09:00:00Z", { end_date: at("2026-07-02T09:10:00Z"), source: "apple" }),
     ]);
     await writeDaily(svc, days, "garmin", [{ date: "2026-07-05", steps: 9000, source: "garmin" }]);
     expect(await ids(days, "code=daily_summary")).toEqual(["daily"]);
@@ -458,7 +451,7 @@ describe("paging", () => {
       external_id: `e-${i}`,
     }));
     await writeEcg(svc, user, "apple_health", recordings);
-    await writeSamples(svc, user, "withings", [sample("heart_rate", 70, "2026-05-01T03:00:00Z")]);
+    await writeSamples(svc, user, "withings", [withingsSample("heart_rate", 70, "2026-05-01T03:00:00Z")]);
     const first = await page(user, "limit=1000");
     expect(first.entry).toHaveLength(100);
     expect(first.entry!.every((e) => e.resource.id.startsWith("ecg-"))).toBe(true);
@@ -476,9 +469,9 @@ describe("paging", () => {
 
   it("lists only the best ranked source in the merged view, and every source with view=all", async () => {
     const user = await createUser(svc, key);
-    await writeSamples(svc, user, "apple_health", [sample("heart_rate", 60, "2026-06-01T08:00:00Z", { source: "apple", device: "Apple Watch", on_body: true })]);
-    await writeSamples(svc, user, "withings", [sample("heart_rate", 61, "2026-06-01T08:00:00Z", { source: "withings", device: "ScanWatch", on_body: true })]);
-    await writeSamples(svc, user, "apple_health", [sample("step_count", 500, "2026-06-01T09:00:00Z", { end_date: at("2026-06-01T09:30:00Z"), source: "apple" })]);
+    await writeSamples(svc, user, "apple_health", [withingsSample("heart_rate", 60, "2026-06-01T08:00:00Z", { source: "apple", device: "Apple Watch", on_body: true })]);
+    await writeSamples(svc, user, "withings", [withingsSample("heart_rate", 61, "2026-06-01T08:00:00Z", { source: "withings", device: "ScanWatch", on_body: true })]);
+    await writeSamples(svc, user, "apple_health", [withingsSample("step_count", 500, "2026-06-01T09:00:00Z", { end_date: at("2026-06-01T09:30:00Z"), source: "apple" })]);
     expect(((await page(user, "type=heart_rate")).entry ?? []).length).toBe(1);
     expect(((await page(user, "type=heart_rate&view=all")).entry ?? []).length).toBe(2);
     // Daily totals svc derived from the step samples own no figure: only the view of every record lists them.
