@@ -1,7 +1,6 @@
 import { CapabilityTool, Client, RESPONSE_KEY } from "fhir-kit-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { QuantitySampleRecord } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
 import { at, createUser, mintToken, startWithTwoTenants, writeDaily, writeEcg, writeNutrition, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
