@@ -38,8 +38,12 @@ class ChunkWriter implements LineOut {
   }
 
   ascii(text: string): void {
-    if (CHUNK_BYTES - this.used >= text.length) this.used += this.buffer.write(text, this.used, "latin1");
-    else this.bytes(Buffer.from(text, "latin1"));
+    if (CHUNK_BYTES - this.used < text.length) return this.bytes(Buffer.from(text, "latin1"));
+    // A few characters: copied one by one, faster than a call into the encoder.
+    const { buffer } = this;
+    let at = this.used;
+    for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i);
+    this.used = at;
   }
 
   bytes(bytes: Uint8Array): void {
