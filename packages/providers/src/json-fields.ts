@@ -38,3 +38,14 @@ export function instantOf(value: unknown): Date | null {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** A notification's body as a JSON object: null when it is empty, over `maxBytes`, not JSON or not an object. */
+export function jsonObjectBody(rawBody: Buffer, maxBytes: number): JsonObject | null {
+  if (rawBody.length === 0 || rawBody.length > maxBytes) return null;
+  try {
+    const parsed: unknown = JSON.parse(rawBody.toString("utf8"));
+    return isObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}

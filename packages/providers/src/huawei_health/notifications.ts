@@ -8,8 +8,8 @@
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { InboundAnswer, InboundRequest, NotificationHandler, ProviderKeys } from "@svc/core";
-import { isObject, type JsonObject } from "./json.ts";
 import { SLEEP_RECORD_TYPE } from "./sleep-records.ts";
+import { jsonObjectBody } from "../json-fields.ts";
 
 /** An event is a few identifiers and times; anything much larger is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -44,7 +44,7 @@ interface HuaweiEvent {
 }
 
 function eventOf(rawBody: Buffer): HuaweiEvent | null {
-  const body = jsonBody(rawBody);
+  const body = jsonObjectBody(rawBody, MAX_BODY_BYTES);
   if (!body) return null;
   const openId = boundedText(body.openId);
   const eventType = boundedText(body.eventType);
@@ -78,14 +78,4 @@ function signedByKnownSubscriber(event: HuaweiEvent, header: string | undefined,
 
 function boundedText(value: unknown): string | null {
   return typeof value === "string" && value !== "" && value.length <= MAX_FIELD_LENGTH && !/[\u0000-\u001f]/.test(value) ? value : null;
-}
-
-function jsonBody(rawBody: Buffer): JsonObject | null {
-  if (rawBody.length === 0 || rawBody.length > MAX_BODY_BYTES) return null;
-  try {
-    const parsed: unknown = JSON.parse(rawBody.toString("utf8"));
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
 }

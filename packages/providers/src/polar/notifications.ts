@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys } from "@svc/core";
 import type { PolarDataType } from "./pull.ts";
-import { isCalendarDay, isObject, type JsonObject } from "./values.ts";
+import { isCalendarDay, type JsonObject } from "./values.ts";
+import { jsonObjectBody } from "../json-fields.ts";
 
 /** A webhook payload is a few fields; anything much larger is not one. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -29,7 +30,7 @@ const DATA_TYPE_OF_EVENT: Readonly<Record<string, PolarDataType>> = {
 export const polarNotifications: NotificationHandler = {
   handle(request: InboundRequest, keySets: readonly ProviderKeys[]): InboundAnswer {
     if (request.method !== "POST") return { status: 405 };
-    const body = jsonBody(request.rawBody);
+    const body = jsonObjectBody(request.rawBody, MAX_BODY_BYTES);
     if (body?.event === "PING") return { status: 200 };
     if (!isSignedBy(request, keySets)) return { status: 401 };
     // A signed body svc cannot use is acknowledged: a failure would only make Polar retry it.
@@ -67,16 +68,6 @@ function windowOf(body: JsonObject, dataType: PolarDataType): { start: Date; end
   if (!isCalendarDay(body.date)) return null;
   const day = Date.parse(`${body.date}T00:00:00Z`);
   return { start: new Date(day), end: new Date(day + DAY_MS) };
-}
-
-function jsonBody(rawBody: Buffer): JsonObject | null {
-  if (rawBody.length === 0 || rawBody.length > MAX_BODY_BYTES) return null;
-  try {
-    const parsed: unknown = JSON.parse(rawBody.toString("utf8"));
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
 }
 
 function idOf(value: unknown): string | null {

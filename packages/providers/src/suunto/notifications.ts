@@ -10,6 +10,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { InboundAnswer, InboundRequest, NotificationHandler, NotifiedPull, ProviderKeys } from "@svc/core";
 import { instantOfMs, isObject, type JsonObject } from "./json.ts";
+import { jsonObjectBody } from "../json-fields.ts";
 
 /** Events carry a workout summary or a day of 24/7 samples; anything much larger is not one. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,7 +33,7 @@ export const suuntoNotifications: NotificationHandler = {
     if (request.rawBody.length === 0 || request.rawBody.length > MAX_BODY_BYTES) return { status: 400, body: { error: "not a Suunto webhook event" } };
     if (!isSignedBy(request, keySets)) return { status: 401 };
     // A verified event svc cannot use is acknowledged: a failure would only make Suunto retry it.
-    const body = jsonBody(request.rawBody);
+    const body = jsonObjectBody(request.rawBody, MAX_BODY_BYTES);
     const username = body && typeof body.username === "string" && body.username.length > 0 && body.username.length <= 128 ? body.username : null;
     if (!body || !username) return { status: 200 };
     const pull = pullOf(body, username);
@@ -66,13 +67,4 @@ function isSignedBy(request: InboundRequest, keySets: readonly ProviderKeys[]): 
     if (timingSafeEqual(expected, given)) verified = true;
   }
   return verified;
-}
-
-function jsonBody(rawBody: Buffer): JsonObject | null {
-  try {
-    const parsed: unknown = JSON.parse(rawBody.toString("utf8"));
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
 }

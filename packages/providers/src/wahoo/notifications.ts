@@ -6,7 +6,8 @@
 
 import type { InboundAnswer, InboundRequest, NotificationHandler, ProviderKeys } from "@svc/core";
 import { secretEqual } from "../strava/secret-equal.ts";
-import { idOf, instantOf, isObject, type JsonObject } from "./json.ts";
+import { idOf, instantOf, isObject } from "./json.ts";
+import { jsonObjectBody } from "../json-fields.ts";
 
 /** An event's body is one summary with its workout; anything much larger is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -20,7 +21,7 @@ export const wahooNotifications: NotificationHandler = {
   handle(request: InboundRequest, keySets: readonly ProviderKeys[]): InboundAnswer {
     if (keySets.length === 0) return { status: 404 };
     if (request.method !== "POST") return { status: 405 };
-    const body = jsonBody(request.rawBody);
+    const body = jsonObjectBody(request.rawBody, MAX_BODY_BYTES);
     if (!body) return { status: 400, body: { error: "not a Wahoo webhook event" } };
     if (!knownToken(body.webhook_token, keySets)) return { status: 401 };
     // A verified event svc cannot use is acknowledged: a failure would only make Wahoo retry it.
@@ -46,14 +47,4 @@ function windowOf(summary: unknown): { start: Date; end: Date } {
   if (starts) return { start: new Date(starts.getTime() - AROUND_START_MS), end: new Date(starts.getTime() + AROUND_START_MS) };
   const now = Date.now();
   return { start: new Date(now - LOOKBACK_MS), end: new Date(now + HOUR_MS) };
-}
-
-function jsonBody(rawBody: Buffer): JsonObject | null {
-  if (rawBody.length === 0 || rawBody.length > MAX_BODY_BYTES) return null;
-  try {
-    const parsed: unknown = JSON.parse(rawBody.toString("utf8"));
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
 }
