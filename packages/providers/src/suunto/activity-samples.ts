@@ -5,8 +5,9 @@
 // open-source integrations read (docs/providers.md, "Suunto").
 
 import type { QuantitySampleRecord } from "@svc/core";
-import { emptyParsedRecords, MalformedUpload, type ParsedRecords } from "../parsed-records.ts";
-import { isObject, type JsonObject, type ZonedTime, zonedTimeOf } from "./json.ts";
+import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
+import type { JsonObject, ZonedTime } from "./json.ts";
+import { forEachSampleRow } from "./sample-rows.ts";
 
 export const SUUNTO_ACTIVITY_SAMPLES_FORMAT = "suunto-activity-samples";
 
@@ -27,17 +28,10 @@ const READINGS: readonly Reading[] = [
 ];
 
 export function parseSuuntoActivitySamples(payload: unknown): ParsedRecords {
-  if (!Array.isArray(payload)) throw new MalformedUpload("activity", "a Suunto activity payload is the list of activity rows");
   // Ids are the rows' times: a reading never moves.
   const out = { ...emptyParsedRecords(), fixedTimeIds: true };
-  payload.forEach((row, index) => {
-    const locator = `[${index}]`;
-    const at = isObject(row) ? zonedTimeOf(row.timestamp) : null;
-    if (!at || !isObject(row) || !isObject(row.entryData)) {
-      out.rejected.push({ recordKind: "quantity_sample", locator, reason: "suunto activity: the row's timestamp or entryData is missing or invalid" });
-      return;
-    }
-    for (const reading of READINGS) addReading(reading, row.entryData, at, locator, out);
+  forEachSampleRow(payload, "activity", out, (entry, at, locator) => {
+    for (const reading of READINGS) addReading(reading, entry, at, locator, out);
   });
   return out;
 }

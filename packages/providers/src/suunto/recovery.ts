@@ -5,25 +5,17 @@
 // codes are those open-source integrations read (docs/providers.md, "Suunto").
 
 import type { QuantitySampleRecord } from "@svc/core";
-import { emptyParsedRecords, MalformedUpload, type ParsedRecords } from "../parsed-records.ts";
-import { isObject, zonedTimeOf } from "./json.ts";
+import { emptyParsedRecords, type ParsedRecords } from "../parsed-records.ts";
+import { forEachSampleRow } from "./sample-rows.ts";
 
 export const SUUNTO_RECOVERY_FORMAT = "suunto-recovery";
 
 const STRESS_STATES: Readonly<Record<number, string>> = { 1: "relaxing", 2: "active", 3: "passive", 4: "stressful" };
 
 export function parseSuuntoRecovery(payload: unknown): ParsedRecords {
-  if (!Array.isArray(payload)) throw new MalformedUpload("recovery", "a Suunto recovery payload is the list of recovery rows");
   // Ids are the rows' times: a reading never moves.
   const out = { ...emptyParsedRecords(), fixedTimeIds: true };
-  payload.forEach((row, index) => {
-    const locator = `[${index}]`;
-    const at = isObject(row) ? zonedTimeOf(row.timestamp) : null;
-    const entry = isObject(row) && isObject(row.entryData) ? row.entryData : null;
-    if (!at || !entry) {
-      out.rejected.push({ recordKind: "quantity_sample", locator, reason: "suunto recovery: the row's timestamp or entryData is missing or invalid" });
-      return;
-    }
+  forEachSampleRow(payload, "recovery", out, (entry, at, locator) => {
     const balance = entry.Balance;
     if (balance === undefined || balance === null) return;
     if (typeof balance !== "number" || !Number.isFinite(balance) || balance < 0 || balance > 1) {
