@@ -2,6 +2,7 @@
 // runFhirExport into a file raw store) and prints its figures as one JSON line.
 //   DATABASE_URL=… BENCH_EXPORT_ID=… BENCH_RAW_DIR=… node bench/export-process.ts
 import { fileRawStore, runFhirExport } from "@svc/core";
+import v8 from "node:v8";
 import { createDatabase } from "@svc/db";
 
 const db = createDatabase(process.env.DATABASE_URL!, { max: 4 });
@@ -15,7 +16,11 @@ const peak = { heapUsed: 0, external: 0, arrayBuffers: 0 };
 const sampling = setInterval(() => {
   const usage = process.memoryUsage();
   for (const key of Object.keys(peak) as Array<keyof typeof peak>) peak[key] = Math.max(peak[key], usage[key]);
-}, 200);
+  if (process.env.BENCH_MEM_TRACE) {
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 2 ** 20)]));
+    console.error(JSON.stringify({ rss: usage.rss >> 20, heapTotal: usage.heapTotal >> 20, heapUsed: usage.heapUsed >> 20, external: usage.external >> 20, arrayBuffers: usage.arrayBuffers >> 20, spaces }));
+  }
+}, 1000);
 const started = performance.now();
 await runFhirExport({ db, jobs, rawStore: fileRawStore(process.env.BENCH_RAW_DIR!), instance, fhirExports: { retentionHours: 24 } }, exportId);
 const seconds = (performance.now() - started) / 1000;

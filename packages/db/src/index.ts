@@ -1,4 +1,4 @@
-export { createDatabase, poolUse, type Database, type PoolUse } from "./client.ts";
+export { createDatabase, poolUse, streamRows, type Database, type PoolUse } from "./client.ts";
 export { applyMigrations, readMigrations, REPLACED_CHECKSUMS, type Migration } from "./migrations.ts";
 export { readMigrationState, type MigrationState } from "./migration-state.ts";
 export { embeddedPostgresExists, openEmbeddedPostgres, type RunningPostgres } from "./embedded-postgres.ts";

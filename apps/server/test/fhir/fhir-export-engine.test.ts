@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failFhirExport, fileRawStore, type QuantitySampleRecord, type RawStore, runFhirExport } from "@svc/core";
 import type { TestService } from "../helpers/test-service.ts";
 import { fhirProblems } from "../helpers/fhir-validator.ts";
-import { createUser, startWithTwoTenants, writeSamples } from "../helpers/records.ts";
+import { createUser, startWithTwoTenants, writeSamples, writeSleep, writeWorkoutRecords } from "../helpers/records.ts";
 import { withingsSample, writeEveryObservationKind } from "../helpers/fhir-records.ts";
 
 // The engine of FHIR Bulk Data exports (core's fhir/export): the fhir-export job's body run
@@ -129,6 +129,56 @@ describe("the FHIR export engine", () => {
     expect(new Set(observations.map((o) => String(o.id).split("-")[0]))).toEqual(new Set(["qs", "bp", "sleep", "workout", "daily", "ecg", "nutrition"]));
     expect(Number(row.resources_written)).toBe(lines.length);
   });
+
+  it("writes pages of thousands of samples of two merged streams, with other kinds between and at their times, as the search answers them, also resumed mid-way", async () => {
+    const userId = await createUser(svc, key);
+    const from = Date.parse("2026-08-01T00:00:00Z");
+    const sampleAt = (ms: number, value: number, extra: Partial<QuantitySampleRecord>) => withingsSample("heart_rate", value, new Date(from + ms).toISOString(), extra);
+    // A watch every 5 s (off for 50 minutes) and a phone every 50 s, off body: the merged view leaves out the phone's samples next to the watch's.
+    const watch = Array.from({ length: 12_000 }, (_, i) => sampleAt(i * 5_000, 50 + (i % 40), { source: "garmin", device: "Forerunner 965", on_body: true }))
+      .filter((_, i) => i < 3_000 || i >= 3_600);
+    const phone = Array.from({ length: 1_300 }, (_, i) => sampleAt(i * 50_000 + 2_000, 70 + (i % 20), { source: "apple", device: "iPhone", on_body: false }));
+    for (let i = 0; i < watch.length; i += 5_000) await writeSamples(svc, userId, "garmin", watch.slice(i, i + 5_000));
+    await writeSamples(svc, userId, "apple_health", phone);
+    // Other kinds inside the samples' span, one at a sample's own time.
+    await writeWorkoutRecords(svc, userId, "garmin", [
+      { activity_type: "running", start_date: new Date(from + 6_000 * 5_000), end_date: new Date(from + 6_500 * 5_000), distance_meters: 5000, source: "garmin" },
+    ]);
+    await writeSamples(svc, userId, "withings", [
+      withingsSample("blood_pressure_systolic", 118, new Date(from + 2_345_000).toISOString()),
+      withingsSample("blood_pressure_diastolic", 77, new Date(from + 2_345_000).toISOString()),
+      withingsSample("body_mass", 71.9, new Date(from + 40_000_000).toISOString()),
+    ]);
+    await writeSleep(svc, userId, "oura", [
+      { bedtime_start: new Date(from + 59_000_000), bedtime_end: new Date(from + 60_000_000 + 3 * 3_600_000), total_sleep_seconds: 10_000, source: "oura", device: "Oura Ring 4", on_body: true },
+    ]);
+
+    const searched = await searchedObservations(userId);
+    // The merge left out the samples of one stream next to the other's, not every sample of either.
+    const heartRatesKept = searched.filter((o) => o.code.text === "heart_rate");
+    expect(heartRatesKept.length).toBeLessThan(watch.length + phone.length);
+    expect(new Set(heartRatesKept.map((o) => o.device?.display))).toEqual(new Set(["Forerunner 965", "iPhone"]));
+    const reference = await queueExport({ userId, types: ["Observation"] });
+    await runFhirExport(depsWith(rawStore), reference, 4_000);
+    const expected = (await linesOf(reference)).map((line) => line.resource);
+    expect(expected).toEqual(searched);
+
+    // Killed while writing its third file (cut after its first chunk), then resumed.
+    const id = await queueExport({ userId, types: ["Observation"], transactionTime: (await svc.db.$queryRaw<Array<{ t: Date }>>`SELECT transaction_time AS t FROM fhir_exports WHERE id = ${reference}::uuid`)[0]!.t });
+    let writes = 0;
+    const crashing: RawStore = {
+      ...rawStore,
+      async write(storageKey, body, maxBytes) {
+        if (++writes < 3) return rawStore.write(storageKey, body, maxBytes);
+        const first = await body[Symbol.asyncIterator]().next();
+        await rawStore.write(storageKey, (async function* () { yield first.value as Uint8Array; })(), maxBytes);
+        throw new Error("killed");
+      },
+    };
+    await expect(runFhirExport(depsWith(crashing), id, 4_000)).rejects.toThrow("killed");
+    await runFhirExport(depsWith(rawStore), id, 4_000);
+    expect((await linesOf(id)).map((line) => line.resource)).toEqual(expected);
+  }, 120_000);
 
   it("exports every active user of the tenant in id order, Patients first, under the tenant's keys", async () => {
     const users = [await createUser(svc, key), await createUser(svc, key)];

@@ -1,7 +1,7 @@
 import type { Observation } from "fhir/r4.js";
 import type { ObservationPosition } from "./observation-position.ts";
 import type { DbClient, TimeWindow } from "../platform/index.ts";
-import type { QuantitySampleRow, RecordView } from "../records/index.ts";
+import type { RecordView } from "../records/index.ts";
 import type { ObservationContext } from "./observations/observation-parts.ts";
 
 /** One Observation of a page: where it sorts, and how it is written once the page is known. */
@@ -9,8 +9,6 @@ export interface ObservationEntry {
   position: ObservationPosition;
   /** `voltages`: ECG voltages of the page's recordings, loaded once the page is cut. */
   render: (voltages: ReadonlyMap<string, number[]>) => Observation;
-  /** A quantity sample listed alone (`qs-{id}`): its row, from which an export writes the line faster (export/sample-lines.ts). */
-  sample?: QuantitySampleRow;
 }
 
 /**

@@ -27,7 +27,7 @@ export function samplesRead(q: SliceQuery, types: readonly SampleTypeSpan[], leg
  */
 export function samplesSlice(q: SliceQuery, read: SampleTypesWalk): SourceSlice {
   const positionOf = (row: QuantitySampleRow): ObservationPosition => ({ t: row.start_date, kind: "quantity_sample", id: row.id.toString() });
-  const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)), sample: row }));
+  const entries = read.rows.map((row) => ({ position: positionOf(row), render: () => sampleObservation(q.ctx, toSampleDto(row)) }));
   const last = read.rows.at(-1);
   if (!read.done) return { entries, horizon: { t: new Date(read.readUpTo.getTime() - 1), kind: "quantity_sample", id: MAX_BIGINT_ID } };
   return { entries, horizon: read.rows.length > q.limit && last ? positionOf(last) : null };

@@ -66,13 +66,23 @@ function sampleTypeInfos(streams: readonly SampleStreamRow[], orders: UserSource
 }
 
 /** Types the user has samples of that pass the filter and can hold samples after the position in the window. */
-function sampleTypesToRead(infos: ReadonlyMap<string, SampleTypeSpan>, filter: ObservationFilter, window: TimeWindow, after: ObservationPosition | undefined) {
+function sampleTypesToRead(infos: ReadonlyMap<string, SampleTypeSpan>, filter: Pick<ObservationFilter, "sampleType">, window: TimeWindow, after: ObservationPosition | undefined) {
   const from = Math.max(window.start?.getTime() ?? -Infinity, after?.t.getTime() ?? -Infinity);
   return [...infos]
     .filter(([type]) => !isBloodPressureType(type) && filter.sampleType(type))
     .filter(([, span]) => span.last.getTime() >= from && (!window.end || span.first < window.end))
     .map(([, span]) => span)
     .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}
+
+/**
+ * The types of the user's samples that every search lists alone in the merged view (all but
+ * blood pressure readings), with their spans and ranked streams, that can hold samples after
+ * `after`; `legacy`: whether some of the user's samples are still in the legacy table.
+ */
+export async function mergedSampleTypes(db: DbClient, userId: string, after: ObservationPosition | undefined) {
+  const { samples, orders, legacy } = await loadUserStreams(db, userId, { view: "merged", tables: [], pages: {} });
+  return { types: sampleTypesToRead(sampleTypeInfos(samples, orders), { sampleType: () => true }, {}, after), legacy };
 }
 
 /** Whether the page is known from the slices as read so far: more entries than the page up to the nearest horizon. */

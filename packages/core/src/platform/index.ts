@@ -17,6 +17,6 @@ export * from "./raw-store/index.ts";
 export { generateSecret, hashSecret, SECRET_PREFIXES, type SecretKind, secretKind } from "./secrets.ts";
 export { parseTimeBound, parseTimeWindow, type TimeWindow } from "./time-window.ts";
 export { isTimeZone, localDate } from "./time-zones.ts";
-export { isoTime } from "./iso-time.ts";
+export { isoTime, isoTimeOfMs } from "./iso-time.ts";
 export { boundedMemo } from "./bounded-memo.ts";
 export { ShortLivedCache } from "./short-lived-cache.ts";

@@ -9,11 +9,15 @@ const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
  * day is written out. Lists of records answer thousands of times a page, of few days.
  */
 export function isoTime(t: Date): string {
-  const ms = t.getTime();
+  return isoTimeOfMs(t.getTime());
+}
+
+/** isoTime of a time as milliseconds since the epoch (no Date made). */
+export function isoTimeOfMs(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
   let prefix = dayPrefixes.get(day);
   if (prefix === undefined) {
-    if (!Number.isFinite(ms)) return t.toISOString(); // throws as it does
+    if (!Number.isFinite(ms)) return new Date(ms).toISOString(); // throws as it does
     const iso = new Date(day * DAY_MS).toISOString();
     prefix = iso.slice(0, iso.indexOf("T") + 1);
     if (dayPrefixes.size >= 4096) dayPrefixes.clear();

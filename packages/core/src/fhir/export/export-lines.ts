@@ -1,11 +1,13 @@
-import type { DbClient } from "../../platform/index.ts";
+import type { Database } from "@svc/db";
+import { afterBigint, comparePositions, decodeObservationCursor, type ObservationPosition } from "../observation-position.ts";
 import { fhirSystems } from "../fhir-systems.ts";
 import { observationFilter } from "../observation-filter.ts";
 import type { ObservationEntry } from "../observation-entry.ts";
-import { decodeObservationCursor, type ObservationPosition } from "../observation-position.ts";
-import { readObservationEntries, renderObservations } from "../search-observations.ts";
+import { kindRank } from "../observation-kinds.ts";
+import { mergedSampleTypes, readObservationEntries, renderObservations } from "../search-observations.ts";
 import { baseObservation } from "../base/fhir-base.ts";
 import { patientOf } from "../base/patients.ts";
+import { sampleColumnPages, type SampleColumns } from "../../records/index.ts";
 import type { ExportPosition, FhirExportType } from "./export-position.ts";
 import { listExportUsers } from "./export-runs-repository.ts";
 import { type ExportScope, updatedInScope } from "./export-scope.ts";
@@ -13,23 +15,25 @@ import { sampleLineWriter } from "./sample-lines.ts";
 import type { LineOut } from "./export-parts.ts";
 
 /**
- * One NDJSON line of an export: writes the resource's JSON (when the line is written, so that
- * no page of JSON text is held), its user, and (Observations) where it sorts in the user's walk.
+ * A page of NDJSON lines of an export: how many, how each is written (when it is written, so
+ * that no page of JSON text is held), whose it is and (Observations) where it sorts in its
+ * user's walk.
  */
-export interface ExportLine {
-  write: (out: LineOut) => void;
-  user: string;
-  position?: ObservationPosition;
+export interface LinePage {
+  length: number;
+  write(index: number, out: LineOut): void;
+  user(index: number): string;
+  position(index: number): ObservationPosition | undefined;
 }
 
 /** Users read at once. */
 const USERS_PER_PAGE = 1000;
 
 /**
- * Observations read at once from a user's walk. Each page is a handful of statements (the
- * user's streams, the samples' windows, the records) whose cost a larger page spreads, but the
- * walk's own work per page grows faster than the page: 5,000 was the fastest measured (2,000
- * waited more on the database, 10,000 and 50,000 were slower and held more memory).
+ * Observations read at once from a user's walk. Each page is a handful of statements whose
+ * cost a larger page spreads, but the walk's own work per page grows faster than the page:
+ * 5,000 was the fastest measured (2,000 waited more on the database, 10,000 and 50,000 were
+ * slower and held more memory).
  */
 const OBSERVATIONS_PER_PAGE = 5_000;
 
@@ -37,7 +41,7 @@ const OBSERVATIONS_PER_PAGE = 5_000;
  * The lines of one type of the export, a page at a time, from `from` on (the position of
  * the last line already written of that type; none: from the start).
  */
-export function exportLinePages(db: DbClient, scope: ExportScope, type: FhirExportType, from: ExportPosition | undefined): AsyncGenerator<ExportLine[]> {
+export function exportLinePages(db: Database, scope: ExportScope, type: FhirExportType, from: ExportPosition | undefined): AsyncGenerator<LinePage> {
   return type === "Patient" ? patientPages(db, scope, from?.user) : observationPages(db, scope, from);
 }
 
@@ -45,20 +49,24 @@ export function exportLinePages(db: DbClient, scope: ExportScope, type: FhirExpo
  * The Patients of the export's users, as the base's Patient read answers them. With `_since`,
  * only users whose row changed after it (a Patient is its user's id and external_ref).
  */
-async function* patientPages(db: DbClient, scope: ExportScope, afterUser: string | undefined): AsyncGenerator<ExportLine[]> {
+async function* patientPages(db: Database, scope: ExportScope, afterUser: string | undefined): AsyncGenerator<LinePage> {
   const settings = { baseUrl: "", codeSystemBase: scope.codeSystemBase };
   for (let after = afterUser; ; ) {
     const users = await listExportUsers(db, scope, after, USERS_PER_PAGE);
     if (users.length === 0) return;
-    yield users
-      .filter((user) => scope.since === null || user.updatedAt > scope.since)
-      .map((user) => ({ write: (out: LineOut) => out.text(JSON.stringify(patientOf(user, scope.tenantId, settings))), user: user.id }));
+    const changed = users.filter((user) => scope.since === null || user.updatedAt > scope.since);
+    yield {
+      length: changed.length,
+      write: (index, out) => out.text(JSON.stringify(patientOf(changed[index]!, scope.tenantId, settings))),
+      user: (index) => changed[index]!.id,
+      position: () => undefined,
+    };
     after = users.at(-1)!.id;
   }
 }
 
 /** Every user's Observations in turn (a resumed user from its position on, then the users after it). */
-async function* observationPages(db: DbClient, scope: ExportScope, from: ExportPosition | undefined): AsyncGenerator<ExportLine[]> {
+async function* observationPages(db: Database, scope: ExportScope, from: ExportPosition | undefined): AsyncGenerator<LinePage> {
   if (from?.user !== undefined) yield* userObservationPages(db, scope, from.user, decodeObservationCursor(from.after));
   for (let after = from?.user; ; ) {
     const users = await listExportUsers(db, scope, after, USERS_PER_PAGE);
@@ -68,59 +76,176 @@ async function* observationPages(db: DbClient, scope: ExportScope, from: ExportP
   }
 }
 
+/** An Observation other than a sample listed alone, rendered as the base answers it. */
+interface OtherLine {
+  position: ObservationPosition;
+  json: string;
+}
+
+const SAMPLE_RANK = kindRank("quantity_sample");
+
 /**
- * One user's Observations from the walk every FHIR search shares (merged view, every kind, in
- * time order), each as the base's search answers it, those updated in the export's range. The
- * next page is read while one is written; samples are written from templates (sample-lines.ts).
+ * One user's Observations in the order of the walk every FHIR search shares (merged view, every
+ * kind, in time order), each as the base's search answers it, those updated in the export's
+ * range. Two reads run side by side, each a page ahead: the samples listed alone, as columns
+ * (sampleColumnPages, written from templates: sample-lines.ts), and every other Observation
+ * from the search's own walk with samples left out; their pages are merged in position order.
  */
-async function* userObservationPages(db: DbClient, scope: ExportScope, userId: string, from: ObservationPosition | undefined): AsyncGenerator<ExportLine[]> {
+async function* userObservationPages(db: Database, scope: ExportScope, userId: string, from: ObservationPosition | undefined): AsyncGenerator<LinePage> {
   const systems = fhirSystems(scope.codeSystemBase);
-  const filter = observationFilter({}, systems);
   const sampleLine = sampleLineWriter({ userId, systems });
-  const read = (after: ObservationPosition | undefined, firstWindowMs?: number) => {
-    const page = readObservationEntries(db, { userId, systems, filter, window: {}, view: "merged", after, limit: OBSERVATIONS_PER_PAGE, firstWindowMs });
-    // Awaited below; a page read ahead of a run that stops meanwhile must not be an unhandled rejection.
-    page.catch(() => undefined);
-    return page;
-  };
-  for (let page = read(from); ; ) {
-    const { entries, next } = await page;
-    if (next) page = read(next, windowAfter(entries));
-    const others = entries.filter((entry) => entry.sample === undefined);
-    const rendered = new Map((await renderObservations(db, userId, others)).map((observation, index) => [others[index]!, observation]));
-    const lines: ExportLine[] = [];
-    for (const entry of entries) {
-      let write: (out: LineOut) => void;
-      const sample = entry.sample;
-      if (sample !== undefined) {
-        // A sample's meta.lastUpdated is the time it was stored.
-        if (!updatedInScope(scope, sample.ingested_at.getTime())) continue;
-        write = (out) => sampleLine(sample, out);
-      } else {
-        const observation = baseObservation(rendered.get(entry)!);
-        if (!inScope(scope, observation.meta?.lastUpdated)) continue;
-        write = (out) => out.text(JSON.stringify(observation));
+  const { types, legacy } = await mergedSampleTypes(db, userId, from);
+  const samples = readAhead(sampleColumnPages(db, { userId, types, legacy, after: afterBigint(from, "quantity_sample"), pageSize: OBSERVATIONS_PER_PAGE }));
+  const others = new OtherLines(readAhead(otherObservationPages(db, scope, userId, from)));
+  try {
+    for (;;) {
+      const read = await samples.next();
+      if (read.done) break;
+      const page = read.value;
+      // Each line: a sample's index in the page, or -1 - k for the k-th of `before` (other Observations sorting before a sample).
+      const order: number[] = [];
+      const before: OtherLine[] = [];
+      for (let i = 0; i < page.length; i++) {
+        for (;;) {
+          if (others.needsRead()) await others.read();
+          const other = others.current();
+          if (other === undefined || !sortsBeforeSample(other.position, page.startMs[i]!, page.ids[i]!)) break;
+          order.push(-1 - before.length);
+          before.push(others.take());
+        }
+        if (updatedInScope(scope, page.ingestedMs[i]!)) order.push(i);
       }
-      lines.push({ write, user: userId, position: entry.position });
+      if (order.length > 0) yield mergedPage(userId, page, order, before, sampleLine);
     }
-    if (lines.length > 0) yield lines;
-    if (!next) return;
+    for (let rest = await others.page(); rest.length > 0; rest = await others.page()) yield otherPage(userId, rest);
+  } finally {
+    await Promise.all([samples.return(), others.return()]);
   }
 }
 
-const HOUR_MS = 3_600_000;
-const WEEK_MS = 7 * 24 * HOUR_MS;
+/** Whether an Observation (not a sample) at `position` sorts before the sample at `t` with `id`. */
+function sortsBeforeSample(position: ObservationPosition, t: number, id: bigint): boolean {
+  const ms = position.t.getTime();
+  if (ms !== t) return ms < t;
+  const rank = kindRank(position.kind);
+  return rank < SAMPLE_RANK || (rank === SAMPLE_RANK && BigInt(position.id) < id);
+}
+
+function mergedPage(user: string, page: SampleColumns, order: readonly number[], before: readonly OtherLine[], sampleLine: ReturnType<typeof sampleLineWriter>): LinePage {
+  return {
+    length: order.length,
+    write(index, out) {
+      const at = order[index]!;
+      if (at >= 0) sampleLine(page, at, out);
+      else out.text(before[-1 - at]!.json);
+    },
+    user: () => user,
+    position(index) {
+      const at = order[index]!;
+      if (at < 0) return before[-1 - at]!.position;
+      return { t: new Date(page.startMs[at]!), kind: "quantity_sample", id: page.ids[at]!.toString() };
+    },
+  };
+}
+
+function otherPage(user: string, lines: readonly OtherLine[]): LinePage {
+  return {
+    length: lines.length,
+    write: (index, out) => out.text(lines[index]!.json),
+    user: () => user,
+    position: (index) => lines[index]!.position,
+  };
+}
 
 /**
- * The first window of samples the next page reads: a little longer than the time this page
- * spanned, so that dense samples are not read a week at a time for a page of a few hours
- * (between an hour and a week, the walk's default).
+ * The user's Observations but the samples listed alone (records, blood pressure panels), each
+ * rendered as the base's search answers it, those updated in the export's range.
  */
-function windowAfter(entries: readonly ObservationEntry[]): number {
-  const first = entries[0]?.position.t.getTime();
-  const last = entries.at(-1)?.position.t.getTime();
-  if (first === undefined || last === undefined) return WEEK_MS;
-  return Math.min(WEEK_MS, Math.max(HOUR_MS, Math.ceil((last - first) * 1.25)));
+async function* otherObservationPages(db: Database, scope: ExportScope, userId: string, from: ObservationPosition | undefined): AsyncGenerator<OtherLine[]> {
+  const systems = fhirSystems(scope.codeSystemBase);
+  const filter = { ...observationFilter({}, systems), sampleType: () => false };
+  for (let after = from; ; ) {
+    const { entries, next } = await readObservationEntries(db, { userId, systems, filter, window: {}, view: "merged", after, limit: OBSERVATIONS_PER_PAGE });
+    const rendered = await renderObservations(db, userId, entries);
+    const lines: OtherLine[] = [];
+    entries.forEach((entry: ObservationEntry, index) => {
+      const observation = baseObservation(rendered[index]!);
+      if (inScope(scope, observation.meta?.lastUpdated)) lines.push({ position: entry.position, json: JSON.stringify(observation) });
+    });
+    if (lines.length > 0) yield lines;
+    if (!next) return;
+    after = next;
+  }
+}
+
+/** The other Observations one at a time, in order, from their pages. */
+class OtherLines {
+  private lines: OtherLine[] = [];
+  private index = 0;
+  private done = false;
+  private readonly pages: AsyncIterator<OtherLine[]>;
+  constructor(pages: AsyncIterator<OtherLine[]>) {
+    this.pages = pages;
+  }
+
+  /** Whether the page at hand is used up and another may follow: read() before current(). */
+  needsRead(): boolean {
+    return this.index >= this.lines.length && !this.done;
+  }
+
+  async read(): Promise<void> {
+    while (this.needsRead()) {
+      const read = await this.pages.next();
+      if (read.done) this.done = true;
+      else [this.lines, this.index] = [read.value, 0];
+    }
+  }
+
+  /** The next line, without taking it; none at the end (or before read() when needsRead()). */
+  current(): OtherLine | undefined {
+    return this.lines[this.index];
+  }
+
+  take(): OtherLine {
+    return this.lines[this.index++]!;
+  }
+
+  /** The rest of the page at hand, or the next page; empty at the end. */
+  async page(): Promise<OtherLine[]> {
+    await this.read();
+    const rest = this.lines.slice(this.index);
+    this.index = this.lines.length;
+    return rest;
+  }
+
+  async return(): Promise<void> {
+    await this.pages.return?.();
+  }
+}
+
+/**
+ * The pages of `pages`, each next one read while the one handed out is written. A page read
+ * ahead of a reader that stops meanwhile is dropped (its failure too).
+ */
+function readAhead<T>(pages: AsyncGenerator<T>): AsyncIterator<T> & { return(): Promise<IteratorResult<T>> } {
+  let ahead: Promise<IteratorResult<T>> | undefined;
+  const start = () => {
+    ahead = pages.next();
+    ahead.catch(() => undefined);
+  };
+  return {
+    async next() {
+      if (!ahead) start();
+      const read = await ahead!;
+      if (read.done) return read;
+      start();
+      return read;
+    },
+    async return() {
+      await ahead?.catch(() => undefined);
+      return pages.return(undefined);
+    },
+  };
 }
 
 /** Whether an Observation updated at `lastUpdated` (none: unknown, kept only without `_since`) is in the export. */

@@ -1,4 +1,5 @@
-import type { ExportLine } from "./export-lines.ts";
+import type { ObservationPosition } from "../observation-position.ts";
+import type { LinePage } from "./export-lines.ts";
 import type { FhirExportType } from "./export-position.ts";
 
 /** A file holds at most this many resources. */
@@ -98,26 +99,32 @@ export interface WrittenPart {
   byteSize: number;
 }
 
+/** The last line of a file: whose it is and (Observations) where it sorts. */
+export interface LastLine {
+  user: string;
+  position: ObservationPosition | undefined;
+}
+
 /**
  * Cuts the lines of one type into files of at most `maxResources` lines, each streamed into
- * the target as it is read (one page of lines and one chunk of bytes in memory), numbered
- * from `firstFileNumber`. After each file is durable, `onPart` learns it and its last line.
- * No file is begun without a line for it. Resolves with the number of the next file.
+ * the target as it is read (a page of lines read ahead and one chunk of bytes in memory),
+ * numbered from `firstFileNumber`. After each file is durable, `onPart` learns it and its last
+ * line. No file is begun without a line for it. Resolves with the number of the next file.
  */
 export async function writeParts(
-  pages: AsyncIterator<ExportLine[]>,
+  pages: AsyncIterator<LinePage>,
   options: {
     type: FhirExportType;
     firstFileNumber: number;
     maxResources: number;
     target: ExportTarget;
-    onPart: (part: WrittenPart, last: ExportLine) => Promise<void>;
+    onPart: (part: WrittenPart, last: LastLine) => Promise<void>;
   },
 ): Promise<number> {
-  let page: ExportLine[] = [];
+  let page: LinePage | undefined;
   let index = 0;
   const hasLine = async (): Promise<boolean> => {
-    while (index >= page.length) {
+    while (page === undefined || index >= page.length) {
       const read = await pages.next();
       if (read.done) return false;
       page = read.value;
@@ -129,15 +136,20 @@ export async function writeParts(
   let fileNumber = options.firstFileNumber;
   while (await hasLine()) {
     let count = 0;
-    let last: ExportLine | undefined;
+    let last: LastLine | undefined;
     async function* body(): AsyncGenerator<Uint8Array> {
       const chunks = new ChunkWriter();
       while (count < options.maxResources && (await hasLine())) {
-        last = page[index++]!;
-        count++;
-        last.write(chunks);
-        chunks.newline();
-        for (const full of chunks.filled()) yield full;
+        const of = page!;
+        const end = Math.min(of.length, index + options.maxResources - count);
+        while (index < end) {
+          of.write(index++, chunks);
+          chunks.newline();
+          count++;
+          const full = chunks.filled();
+          for (let i = 0; i < full.length; i++) yield full[i]!;
+        }
+        last = { user: of.user(end - 1), position: of.position(end - 1) };
       }
       yield* chunks.filled();
       const rest = chunks.rest();

@@ -1,5 +1,5 @@
-import { isoTime } from "../../platform/index.ts";
-import { type QuantitySampleDto, type QuantitySampleRow, toSampleDto } from "../../records/index.ts";
+import { isoTimeOfMs } from "../../platform/index.ts";
+import { type QuantitySampleDto, type SampleColumns, sampleRowAt, toSampleDto } from "../../records/index.ts";
 import { baseObservation } from "../base/fhir-base.ts";
 import { type ObservationContext, textOrNull } from "../observations/observation-parts.ts";
 import { sampleObservation } from "../observations/sample-observation.ts";
@@ -15,7 +15,7 @@ import type { LineOut } from "./export-parts.ts";
  * is written piece by piece into the export's chunk (its fixed texts encoded once).
  * About ten times faster than rendering and stringifying each Observation.
  */
-export type SampleLineWriter = (row: QuantitySampleRow, out: LineOut) => void;
+export type SampleLineWriter = (columns: SampleColumns, i: number, out: LineOut) => void;
 
 type Slot = "id" | "start" | "end" | "ingested" | "externalId" | "value";
 
@@ -68,31 +68,31 @@ function fill(template: Pick<Template, "texts" | "slots">, dto: QuantitySampleDt
   return line;
 }
 
-/** Writes the line of `row` from its template, as fill writes it from the row's QuantitySampleDto (toSampleDto). */
-function writeFilled(template: Template, row: QuantitySampleRow, out: LineOut): void {
+/** Writes the line of the `i`-th sample of `columns` from its template, as fill writes it from the sample's QuantitySampleDto. */
+function writeFilled(template: Template, columns: SampleColumns, i: number, out: LineOut): void {
   out.bytes(template.bytes[0]!);
-  for (let i = 0; i < template.slots.length; i++) {
-    switch (template.slots[i]) {
+  for (let slot = 0; slot < template.slots.length; slot++) {
+    switch (template.slots[slot]) {
       case "id":
-        out.ascii(String(Number(row.id)));
+        out.ascii(String(columns.ids[i]));
         break;
       case "start":
-        out.ascii(isoTime(row.start_date));
+        out.ascii(isoTimeOfMs(columns.startMs[i]!));
         break;
       case "end":
-        out.ascii(isoTime(row.end_date));
+        out.ascii(isoTimeOfMs(columns.endMs[i]!));
         break;
       case "ingested":
-        out.ascii(isoTime(row.ingested_at));
+        out.ascii(isoTimeOfMs(columns.ingestedMs[i]!));
         break;
       case "externalId":
-        out.text(JSON.stringify(textOrNull(row.external_id)).slice(1, -1));
+        out.text(JSON.stringify(textOrNull(columns.externalIds[i])).slice(1, -1));
         break;
       case "value":
-        out.text(JSON.stringify(row.value));
+        out.ascii(JSON.stringify(columns.values[i]));
         break;
     }
-    out.bytes(template.bytes[i + 1]!);
+    out.bytes(template.bytes[slot + 1]!);
   }
 }
 
@@ -125,11 +125,13 @@ function templateOf(ctx: ObservationContext, dto: QuantitySampleDto): Template |
 
 /** The templates of one series' fields (type, unit, provider, source, device), by whether the sample has an external id and a length. */
 interface Shape {
-  row: QuantitySampleRow;
+  series: SeriesOfSample;
   templates: Array<Template | null | undefined>;
 }
 
-const sameSeriesFields = (a: QuantitySampleRow, b: QuantitySampleRow) =>
+type SeriesOfSample = SampleColumns["series"][number];
+
+const sameSeriesFields = (a: SeriesOfSample, b: SeriesOfSample) =>
   a.type === b.type && a.unit === b.unit && a.provider === b.provider && a.source === b.source && a.device === b.device;
 
 /** A writer of the user's sample lines (`ctx`: the user and the instance's code systems), with its templates. */
@@ -137,19 +139,19 @@ export function sampleLineWriter(ctx: ObservationContext): SampleLineWriter {
   const shapes = new Map<string, Shape>();
   // Samples come a series at a time: the last shape is most often the next one's.
   let last: Shape | undefined;
-  const shapeOf = (row: QuantitySampleRow): Shape => {
-    if (last && sameSeriesFields(last.row, row)) return last;
-    const key = `${row.type}\u0000${row.unit}\u0000${row.provider}\u0000${row.source ?? "\u0002"}\u0000${row.device ?? "\u0002"}`;
+  const shapeOf = (series: SeriesOfSample): Shape => {
+    if (last && (last.series === series || sameSeriesFields(last.series, series))) return last;
+    const key = `${series.type}\u0000${series.unit}\u0000${series.provider}\u0000${series.source ?? "\u0002"}\u0000${series.device ?? "\u0002"}`;
     let shape = shapes.get(key);
-    if (shape === undefined) shapes.set(key, (shape = { row, templates: [] }));
+    if (shape === undefined) shapes.set(key, (shape = { series, templates: [] }));
     return (last = shape);
   };
-  return (row, out) => {
-    const templates = shapeOf(row).templates;
-    const variant = (textOrNull(row.external_id) === null ? 0 : 2) + (row.start_date.getTime() === row.end_date.getTime() ? 1 : 0);
+  return (columns, i, out) => {
+    const templates = shapeOf(columns.series[i]!).templates;
+    const variant = (textOrNull(columns.externalIds[i]) === null ? 0 : 2) + (columns.startMs[i] === columns.endMs[i] ? 1 : 0);
     let template = templates[variant];
-    if (template === undefined) templates[variant] = template = templateOf(ctx, toSampleDto(row));
-    if (template) writeFilled(template, row, out);
-    else out.text(ordinaryLine(ctx, toSampleDto(row)));
+    if (template === undefined) templates[variant] = template = templateOf(ctx, toSampleDto(sampleRowAt(columns, i)));
+    if (template) writeFilled(template, columns, i, out);
+    else out.text(ordinaryLine(ctx, toSampleDto(sampleRowAt(columns, i))));
   };
 }

@@ -1,4 +1,4 @@
-import type { DbClient } from "../../platform/index.ts";
+import type { Database } from "@svc/db";
 import { encodeObservationCursor } from "../observation-position.ts";
 import { exportLinePages } from "./export-lines.ts";
 import { type ExportTarget, MAX_PART_RESOURCES, type WrittenPart, writeParts } from "./export-parts.ts";
@@ -35,7 +35,7 @@ async function* checked<T>(pages: AsyncIterable<T>, checkStop: (() => Promise<vo
  * user's walk in turn.
  */
 export async function writeFhirExport(
-  db: DbClient,
+  db: Database,
   scope: ExportScope,
   from: ExportPosition | null,
   target: ExportTarget,

@@ -11,6 +11,7 @@ import {
   type HourWindow,
   mergedRows,
   mergePadMs,
+  epochMs,
   PAGE_COLUMNS,
   pageCut,
   pageFilters,
@@ -43,6 +44,13 @@ export interface SampleTypesPageQuery extends TimePageQuery<AfterTimeBigint> {
   legacy?: boolean | undefined;
 }
 
+/**
+ * The columns an export reads of each sample (sample-column-walk.ts): those of PAGE_COLUMNS but
+ * the sample's metadata, which no Observation shows.
+ */
+export const EXPORT_COLUMNS = Prisma.sql`id, value, ${epochMs("start_date")} AS start_ms, ${epochMs("end_date")} AS end_ms, external_id,
+  ${epochMs("ingested_at")} AS ingested_ms, series_id, legacy_series`;
+
 /** A row of sampleTypesPageSql. */
 export type SampleTypesPageRow = CutRow & { kept: boolean | null };
 
@@ -53,7 +61,7 @@ export type SampleTypesPageRow = CutRow & { kept: boolean | null };
  * over the samples within its merge's reach. The kept samples (and the dropped ones for a
  * whole read), or when a merged type is read, one row of nulls but the cut when none is kept.
  */
-export function sampleTypesPageSql(q: SampleTypesPageQuery, hours: HourWindow): Prisma.Sql {
+export function sampleTypesPageSql(q: SampleTypesPageQuery, hours: HourWindow, columns: Prisma.Sql = PAGE_COLUMNS): Prisma.Sql {
   const n = q.limit + 1;
   const merged = new Set(q.merged.map((m) => m.type));
   const plain = q.types.filter((type) => !merged.has(type));
@@ -72,7 +80,7 @@ export function sampleTypesPageSql(q: SampleTypesPageQuery, hours: HourWindow): 
   if (merged.size === 0) {
     return Prisma.sql`
       WITH ${series}
-      SELECT ${PAGE_COLUMNS}, true AS kept, ${CUT_END_MS}
+      SELECT ${columns}, true AS kept, ${CUT_END_MS}
       FROM ${rowsOf(hours, Prisma.sql`(SELECT last_hour FROM cut)`)} s
       WHERE ${pageFilters(q)}
       ORDER BY start_date, id LIMIT ${n}`;
@@ -85,7 +93,7 @@ export function sampleTypesPageSql(q: SampleTypesPageQuery, hours: HourWindow): 
   const upTo = Prisma.sql`coalesce(${CUT_END}, 'infinity') + make_interval(secs => ${padMs / 1000})`;
   const inWindow = Prisma.sql`start_date >= ${hours.from} AND start_date < coalesce(${CUT_END}, ${hours.to})`;
   const parts = plain.length > 0
-    ? [Prisma.sql`(SELECT ${PAGE_COLUMNS}, true AS kept FROM reach
+    ? [Prisma.sql`(SELECT ${columns}, true AS kept FROM reach
         WHERE type = ANY(${plain}::text[]) AND ${pageFilters(q)} AND ${inWindow}
         ORDER BY start_date, id LIMIT ${n})`]
     : [];
@@ -94,7 +102,7 @@ export function sampleTypesPageSql(q: SampleTypesPageQuery, hours: HourWindow): 
       WITH ${streamsCte(m.streams)},
       s AS (SELECT * FROM reach WHERE type = ${m.type} AND ${reached(q, hours, mergePadMs(m.kind, m.streams))}),
       ${mergedRows(m.streams, m.kind)}
-      SELECT ${PAGE_COLUMNS}, keep AS kept FROM m
+      SELECT ${columns}, keep AS kept FROM m
       WHERE ${q.whole ? Prisma.sql`true` : Prisma.sql`keep`} AND ${pageFilters(q)} AND start_date < coalesce(${CUT_END}, ${hours.to})
       ORDER BY start_date, id LIMIT ${n})`);
   }

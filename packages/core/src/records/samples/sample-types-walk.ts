@@ -64,7 +64,7 @@ async function takeWindow(db: DbClient, walk: SampleTypesWalk, window: readonly 
   const rows = window.filter((row) => row.id !== null);
   const read = windowRead(rows.filter((row) => row.kept), walk.hours, window[0]?.cut_end_ms ?? null);
   const of = await seriesOfRows(db, series, read.rows);
-  if (readAsAll(walk, of)) {
+  if (readAsAll(walk.mergeable, walk.query.merged, of)) {
     for (const row of rows) if (!row.kept) walk.dropped.push(new Date(row.start_ms));
     advanceSampleWalk(walk, toSampleRows(read.rows, of), read.readUpTo);
     return;
@@ -74,13 +74,21 @@ async function takeWindow(db: DbClient, walk: SampleTypesWalk, window: readonly 
   walk.next = { ...walk.next, merged: walk.mergeable };
 }
 
-/** Whether every sample read of a type read as in the view `all` in the merged view is of the type's one ranked stream. */
-function readAsAll(walk: SampleTypesWalk, of: ReadonlyArray<Omit<SampleSeries, "id"> | undefined>): boolean {
-  if (walk.mergeable.length === walk.query.merged.length) return true;
-  const merged = new Set(walk.query.merged.map((m) => m.type));
-  const streams = new Map(walk.mergeable.map((m) => [m.type, m.streams]));
+/**
+ * Whether every sample read (`of`: each one's series; none for one deleted since) of a type read
+ * as in the view `all` in the merged view is of the type's one ranked stream. `merged`: the
+ * types read merged, of `mergeable`, every type's merge.
+ */
+export function readAsAll(
+  mergeable: readonly MergedSampleType[],
+  merged: readonly MergedSampleType[],
+  of: ReadonlyArray<Omit<SampleSeries, "id"> | undefined>,
+): boolean {
+  if (mergeable.length === merged.length) return true;
+  const mergedTypes = new Set(merged.map((m) => m.type));
+  const streams = new Map(mergeable.map((m) => [m.type, m.streams]));
   return of.every((s) => {
-    if (!s || merged.has(s.type)) return true;
+    if (!s || mergedTypes.has(s.type)) return true;
     return (streams.get(s.type) ?? []).some((x) => x.sourceKey === s.sourceKey && x.provider === s.provider && x.onBody === s.onBody);
   });
 }
