@@ -74,6 +74,26 @@ async function linesOf(id: string): Promise<Array<{ type: string; resource: Reso
   return lines;
 }
 
+const transactionTimeOf = async (id: string) =>
+  (await svc.db.$queryRaw<Array<{ t: Date }>>`SELECT transaction_time AS t FROM fhir_exports WHERE id = ${id}::uuid`)[0]!.t;
+
+/**
+ * The raw store as a killed process leaves it: the `fileNumber`-th write of an export keeps only
+ * the file's first chunk on disk, then the run fails.
+ */
+function killedWritingFile(fileNumber: number): RawStore {
+  let writes = 0;
+  return {
+    ...rawStore,
+    async write(storageKey, body, maxBytes) {
+      if (++writes < fileNumber) return rawStore.write(storageKey, body, maxBytes);
+      const first = await body[Symbol.asyncIterator]().next();
+      await rawStore.write(storageKey, (async function* () { yield first.value as Uint8Array; })(), maxBytes);
+      throw new Error("killed");
+    },
+  };
+}
+
 /** Every Observation of the user as the base's search answers it, in its order. */
 async function searchedObservations(userId: string): Promise<Resource[]> {
   const found: Resource[] = [];
@@ -164,17 +184,8 @@ describe("the FHIR export engine", () => {
     expect(expected).toEqual(searched);
 
     // Killed while writing its third file (cut after its first chunk), then resumed.
-    const id = await queueExport({ userId, types: ["Observation"], transactionTime: (await svc.db.$queryRaw<Array<{ t: Date }>>`SELECT transaction_time AS t FROM fhir_exports WHERE id = ${reference}::uuid`)[0]!.t });
-    let writes = 0;
-    const crashing: RawStore = {
-      ...rawStore,
-      async write(storageKey, body, maxBytes) {
-        if (++writes < 3) return rawStore.write(storageKey, body, maxBytes);
-        const first = await body[Symbol.asyncIterator]().next();
-        await rawStore.write(storageKey, (async function* () { yield first.value as Uint8Array; })(), maxBytes);
-        throw new Error("killed");
-      },
-    };
+    const id = await queueExport({ userId, types: ["Observation"], transactionTime: await transactionTimeOf(reference) });
+    const crashing = killedWritingFile(3);
     await expect(runFhirExport(depsWith(crashing), id, 4_000)).rejects.toThrow("killed");
     await runFhirExport(depsWith(rawStore), id, 4_000);
     expect((await linesOf(id)).map((line) => line.resource)).toEqual(expected);
@@ -228,17 +239,8 @@ describe("the FHIR export engine", () => {
     expect(expected).toHaveLength(41);
 
     // The third file is cut after its first bytes, as by a killed process: they stay on disk.
-    const id = await queueExport({ userId, transactionTime: (await svc.db.$queryRaw<Array<{ t: Date }>>`SELECT transaction_time AS t FROM fhir_exports WHERE id = ${reference}::uuid`)[0]!.t });
-    let writes = 0;
-    const crashing: RawStore = {
-      ...rawStore,
-      async write(storageKey, body, maxBytes) {
-        if (++writes < 3) return rawStore.write(storageKey, body, maxBytes);
-        const first = await body[Symbol.asyncIterator]().next();
-        await rawStore.write(storageKey, (async function* () { yield first.value as Uint8Array; })(), maxBytes);
-        throw new Error("killed");
-      },
-    };
+    const id = await queueExport({ userId, transactionTime: await transactionTimeOf(reference) });
+    const crashing = killedWritingFile(3);
     await expect(runFhirExport(depsWith(crashing), id, 7)).rejects.toThrow("killed");
     const cut = await exportRow(id);
     expect(cut.state).toBe("running");
