@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at a time: they mostly wait on PostgreSQL, child processes and the browser, and
+    // vitest's default (one fewer than the cores) ran one file at a time on a 2-core machine.
+    maxWorkers: 2,
     env: { REDOCLY_TELEMETRY: "off" },
   },
 });
