@@ -1,5 +1,5 @@
 import type { Database } from "@svc/db";
-import { afterBigint, comparePositions, decodeObservationCursor, type ObservationPosition } from "../observation-position.ts";
+import { afterBigint, decodeObservationCursor, type ObservationPosition } from "../observation-position.ts";
 import { fhirSystems } from "../fhir-systems.ts";
 import { observationFilter } from "../observation-filter.ts";
 import type { ObservationEntry } from "../observation-entry.ts";
@@ -11,7 +11,7 @@ import { sampleColumnPages, type SampleColumns } from "../../records/index.ts";
 import type { ExportPosition, FhirExportType } from "./export-position.ts";
 import { listExportUsers } from "./export-runs-repository.ts";
 import { type ExportScope, updatedInScope } from "./export-scope.ts";
-import { sampleLineWriter } from "./sample-lines.ts";
+import { type SampleLineWriter, sampleLineWriter } from "./sample-lines.ts";
 import type { LineOut } from "./export-parts.ts";
 
 /**
@@ -30,10 +30,10 @@ export interface LinePage {
 const USERS_PER_PAGE = 1000;
 
 /**
- * Observations read at once from a user's walk. Each page is a handful of statements whose
- * cost a larger page spreads, but the walk's own work per page grows faster than the page:
- * 5,000 was the fastest measured (2,000 waited more on the database, 10,000 and 50,000 were
- * slower and held more memory).
+ * Samples, and other Observations, read at once from a user's walk: 5,000 was the fastest
+ * measured when samples came through the search's walk (2,000 waited more on the database,
+ * 10,000 and 50,000 were slower and held more memory), and a page of samples as columns is
+ * one statement of about as many rows.
  */
 const OBSERVATIONS_PER_PAGE = 5_000;
 
@@ -109,7 +109,7 @@ async function* userObservationPages(db: Database, scope: ExportScope, userId: s
         for (;;) {
           if (others.needsRead()) await others.read();
           const other = others.current();
-          if (other === undefined || !sortsBeforeSample(other.position, page.startMs[i]!, page.ids[i]!)) break;
+          if (other === undefined || !sortsBeforeSample(other.position, page.startMs[i]!)) break;
           order.push(-1 - before.length);
           before.push(others.take());
         }
@@ -123,15 +123,16 @@ async function* userObservationPages(db: Database, scope: ExportScope, userId: s
   }
 }
 
-/** Whether an Observation (not a sample) at `position` sorts before the sample at `t` with `id`. */
-function sortsBeforeSample(position: ObservationPosition, t: number, id: bigint): boolean {
+/**
+ * Whether an Observation of another kind at `position` sorts before a sample at `t`
+ * (comparePositions, without a position made for every sample: at one time, the kind decides).
+ */
+function sortsBeforeSample(position: ObservationPosition, t: number): boolean {
   const ms = position.t.getTime();
-  if (ms !== t) return ms < t;
-  const rank = kindRank(position.kind);
-  return rank < SAMPLE_RANK || (rank === SAMPLE_RANK && BigInt(position.id) < id);
+  return ms < t || (ms === t && kindRank(position.kind) < SAMPLE_RANK);
 }
 
-function mergedPage(user: string, page: SampleColumns, order: readonly number[], before: readonly OtherLine[], sampleLine: ReturnType<typeof sampleLineWriter>): LinePage {
+function mergedPage(user: string, page: SampleColumns, order: readonly number[], before: readonly OtherLine[], sampleLine: SampleLineWriter): LinePage {
   return {
     length: order.length,
     write(index, out) {
