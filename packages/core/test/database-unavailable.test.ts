@@ -11,6 +11,13 @@ describe("an unavailable database", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("Can't reach database server"), { code: "P1001" }))).toBe(true);
     expect(isDatabaseUnavailable(prismaDatabaseError("57P01"))).toBe(true);
     expect(isDatabaseUnavailable(prismaDatabaseError("57P03"))).toBe(true);
+    // The driver adapter's own, as a raw query inside a transaction throws it when the server shuts down.
+    const driverError = Object.assign(new Error("terminating connection due to administrator command"), {
+      name: "DriverAdapterError",
+      cause: { originalCode: "57P01", kind: "postgres", code: "57P01" },
+    });
+    expect(isDatabaseUnavailable(driverError)).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("duplicate key"), { name: "DriverAdapterError", cause: { originalCode: "23505" } }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("the database system is shutting down"), { code: "57P03" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("connection failure"), { code: "08006" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);

@@ -19,10 +19,16 @@ const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when try
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
-  const { code, meta } = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  const { code, meta, cause, name } = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    cause?: { originalCode?: unknown };
+    name?: unknown;
+  };
   if (typeof code === "string" && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
   if (error instanceof Error && PG_CONNECTION_MESSAGE.test(error.message)) return true;
-  const original = meta?.driverAdapterError?.cause?.originalCode;
+  // Prisma's error around the driver's, or (a raw query inside a transaction) the driver's own.
+  const original = name === "DriverAdapterError" ? cause?.originalCode : meta?.driverAdapterError?.cause?.originalCode;
   return typeof original === "string" && SQLSTATE.test(original);
 }
 
