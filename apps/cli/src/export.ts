@@ -1,7 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError, defaultFhirCodeSystemBase, type FhirExportType, findActiveUser, getTenantSummary, writeFhirExport } from "@svc/core";
 import { withDatabase } from "./database.ts";
@@ -61,15 +60,14 @@ function folderTarget(folder: string) {
     async write(fileNumber: number, type: FhirExportType, body: AsyncIterable<Uint8Array>) {
       const name = `${type}-${fileNumber}.ndjson`;
       let byteSize = 0;
-      const counted = Readable.from(
-        (async function* () {
-          for await (const chunk of body) {
-            byteSize += chunk.byteLength;
-            yield chunk;
-          }
-        })(),
-      );
-      await pipeline(counted, createWriteStream(path.join(folder, name), { flags: "wx", flush: true }));
+      async function* counted() {
+        for await (const chunk of body) {
+          byteSize += chunk.byteLength;
+          yield chunk;
+        }
+      }
+      // highWaterMark 0: each chunk is written before the next is asked for (ExportTarget.write).
+      await pipeline(counted, createWriteStream(path.join(folder, name), { flags: "wx", flush: true, highWaterMark: 0 }));
       return { storageKey: name, byteSize };
     },
   };

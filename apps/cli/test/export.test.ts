@@ -72,6 +72,23 @@ describe("svc export", () => {
     expect(linesOf(path.join(other, "Observation-1.ndjson")).map((o) => o.subject.reference)).toEqual([`Patient/${users[1]}`, `Patient/${users[1]}`]);
   });
 
+  it("writes a file of many chunks whole: the writer's buffers are refilled only once each chunk is on disk", { timeout: 90_000 }, async () => {
+    const { tenant_id: tenantId } = await createTenant(db, "export-big");
+    const userId = (await createUser(db, tenantId, "big")).id;
+    const first = Date.parse("2026-01-01T00:00:00Z");
+    const samples = Array.from({ length: 8_000 }, (_, i) => ({ type: "heart_rate", value: 50 + (i % 90), start_date: new Date(first + i * 60_000), source: "withings" }));
+    await writeQuantitySamples(db, { userId, provider: "withings" }, samples);
+    const out = newFolder();
+    const done = await svc(["export", "--tenant", tenantId, "--type", "Observation", "--out", out]);
+    expect(done.code, done.stderr).toBe(0);
+    const file = path.join(out, "Observation-1.ndjson");
+    // Several 1 MiB chunks.
+    expect(readFileSync(file).length).toBeGreaterThan(3 << 20);
+    const observations = linesOf(file);
+    expect(observations.map((o) => o.valueQuantity.value)).toEqual(samples.map((sample) => sample.value));
+    expect(observations.map((o) => o.effectiveDateTime)).toEqual(samples.map((sample) => sample.start_date.toISOString()));
+  });
+
   it("refuses an unknown type, a bad instant, an unknown tenant and a user of another tenant; writes nothing", { timeout: 90_000 }, async () => {
     const { tenant_id: tenantId } = await createTenant(db, "export-2");
     const { tenant_id: otherTenant } = await createTenant(db, "export-3");

@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs, { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fileRawStore, RawObjectTooLarge, RawStoreUnavailable } from "../src/index.ts";
+import { refilledChunks } from "./helpers/refilled-chunks.ts";
 
 const roots: string[] = [];
 const newRoot = () => {
@@ -49,6 +50,15 @@ describe("the file raw store", () => {
     // The user's folder exists: the file and the folder that holds it.
     const second = `${user}/${randomUUID()}`;
     expect(await fsyncedPaths(() => store.write(second, chunks("c"), 10))).toEqual([path.join(root, second), path.join(root, user)]);
+  });
+
+  it("is done with each chunk before it asks for the next: a body refilling one buffer is stored whole", async () => {
+    const root = newRoot();
+    const key = `${randomUUID()}/${randomUUID()}`;
+    const body = randomBytes(200_000);
+    // Chunks far below a write stream's default highWaterMark, which it would keep and ask on.
+    expect(await fileRawStore(root).write(key, refilledChunks(body, 1_000), 1_000_000)).toMatchObject({ byteSize: body.length, sha256: createHash("sha256").update(body).digest("hex") });
+    expect(readFileSync(path.join(root, key)).equals(body)).toBe(true);
   });
 
   it("fails with RawStoreUnavailable naming the error code but no path when the disk is full (ENOSPC), and keeps no file", async () => {

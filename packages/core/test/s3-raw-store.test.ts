@@ -6,6 +6,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RawObjectTooLarge, RawStoreUnavailable, s3RawStore } from "../src/index.ts";
+import { refilledChunks } from "./helpers/refilled-chunks.ts";
 import { fakeS3Bucket } from "./helpers/s3-bucket.ts";
 
 const ENDPOINT = "https://s3.example.test";
@@ -60,6 +61,13 @@ describe("the S3-compatible raw store", () => {
     expect(readdirSync(spoolDir)).toEqual([]);
 
     expect((await bytesOf(store.read(key))).equals(body)).toBe(true);
+  });
+
+  it("is done with each chunk before it asks for the next: a body refilling one buffer is stored whole", async () => {
+    const body = randomBytes(200_000);
+    const key = keyOf(randomUUID());
+    expect(await store.write(key, refilledChunks(body, 1_000), 1_000_000)).toEqual({ byteSize: body.length, sha256: createHash("sha256").update(body).digest("hex") });
+    expect(bucket.objects.get(`svc/raw/${key}`)?.equals(body)).toBe(true);
   });
 
   it("stores an empty body", async () => {

@@ -62,7 +62,7 @@ export { resolveStatsIntervals } from "./samples/intervals.ts";
 export { mergedSampleBucketAggregates, type QuantitySampleRow } from "./samples/quantity-sample-repository.ts";
 export { readPageSeries, type PageSeries } from "./samples/sample-walks.ts";
 export { sampleColumnPages, sampleRowAt } from "./samples/sample-column-walk.ts";
-export type { SampleColumns } from "./samples/sample-column-repository.ts";
+export { SampleColumnsPool, type SampleColumns } from "./samples/sample-column-repository.ts";
 export { readNextSampleWindows, startSampleTypesWalk, type SampleTypeSpan, type SampleTypesWalk } from "./samples/sample-types-walk.ts";
 export * from "./samples/sample-stats.ts";
 export { queueStaleMergedRollups, refreshMergedSampleRollups } from "./samples/merged-rollups.ts";

@@ -7,7 +7,7 @@ import { kindRank } from "../observation-kinds.ts";
 import { mergedSampleTypes, readObservationEntries, renderObservations } from "../search-observations.ts";
 import { baseObservation } from "../base/fhir-base.ts";
 import { patientOf } from "../base/patients.ts";
-import { sampleColumnPages, type SampleColumns } from "../../records/index.ts";
+import { sampleColumnPages, type SampleColumns, SampleColumnsPool } from "../../records/index.ts";
 import type { ExportPosition, FhirExportType } from "./export-position.ts";
 import { listExportUsers } from "./export-runs-repository.ts";
 import { type ExportScope, updatedInScope } from "./export-scope.ts";
@@ -39,7 +39,8 @@ const OBSERVATIONS_PER_PAGE = 5_000;
 
 /**
  * The lines of one type of the export, a page at a time, from `from` on (the position of
- * the last line already written of that type; none: from the start).
+ * the last line already written of that type; none: from the start). A page is the caller's
+ * until it asks for the next one: its memory is filled again then.
  */
 export function exportLinePages(db: Database, scope: ExportScope, type: FhirExportType, from: ExportPosition | undefined): AsyncGenerator<LinePage> {
   return type === "Patient" ? patientPages(db, scope, from?.user) : observationPages(db, scope, from);
@@ -95,7 +96,8 @@ async function* userObservationPages(db: Database, scope: ExportScope, userId: s
   const systems = fhirSystems(scope.codeSystemBase);
   const sampleLine = sampleLineWriter({ userId, systems });
   const { types, legacy } = await mergedSampleTypes(db, userId, from);
-  const samples = readAhead(sampleColumnPages(db, { userId, types, legacy, after: afterBigint(from, "quantity_sample"), pageSize: OBSERVATIONS_PER_PAGE }));
+  const pool = new SampleColumnsPool();
+  const samples = readAhead(sampleColumnPages(db, { userId, types, legacy, after: afterBigint(from, "quantity_sample"), pageSize: OBSERVATIONS_PER_PAGE, pool }));
   const others = new OtherLines(readAhead(otherObservationPages(db, scope, userId, from)));
   try {
     for (;;) {
@@ -116,6 +118,8 @@ async function* userObservationPages(db: Database, scope: ExportScope, userId: s
         if (updatedInScope(scope, page.ingestedMs[i]!)) order.push(i);
       }
       if (order.length > 0) yield mergedPage(userId, page, order, before, sampleLine);
+      // Asked for the next page, the caller is done with this one (exportLinePages).
+      pool.give(page);
     }
     for (let rest = await others.page(); rest.length > 0; rest = await others.page()) yield otherPage(userId, rest);
   } finally {

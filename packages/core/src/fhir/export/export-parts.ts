@@ -25,12 +25,20 @@ export interface LineOut {
  * NDJSON lines as UTF-8 chunks of CHUNK_BYTES (the last one shorter): each line is encoded as
  * it is written, its pieces copied into the chunk at once, so no line's text stays alive (a
  * page of text kept alive would be promoted and grow the heap). A chunk may end mid-line.
+ *
+ * The buffers are filled again once the target is done with them: a new buffer for every
+ * chunk would live as long as its write, be promoted, and be freed only by a full collection,
+ * which V8 starts after some 64 MB of such memory.
  */
 class ChunkWriter implements LineOut {
-  private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private used = 0;
   /** Chunks filled, not handed on yet. */
   private full: Buffer[] = [];
+  /** The buffers of the chunks handed on, until the target is done with them. */
+  private lent: Buffer[] = [];
+  /** Buffers the target is done with, to fill again. */
+  private spare: Buffer[] = [];
 
   text(text: string): void {
     // At most three bytes a UTF-16 unit: when that fits, no need to measure first.
@@ -76,9 +84,20 @@ class ChunkWriter implements LineOut {
     return this.used === 0 ? undefined : this.takeBuffer();
   }
 
+  /**
+   * The target is done with every chunk handed on so far: it has asked for the chunk after
+   * them (ExportTarget.write). Their buffers are filled again.
+   */
+  returned(): void {
+    if (this.lent.length === 0) return;
+    this.spare.push(...this.lent);
+    this.lent = [];
+  }
+
   private takeBuffer(): Buffer {
     const chunk = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.lent.push(this.buffer);
+    this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
     this.used = 0;
     return chunk;
   }
@@ -86,7 +105,11 @@ class ChunkWriter implements LineOut {
 
 /** Where the files of an export go (the raw store, or a folder for the CLI). */
 export interface ExportTarget {
-  /** Streams a file's bytes in and resolves once they are durable: where they are, and how many. */
+  /**
+   * Streams a file's bytes in and resolves once they are durable: where they are, and how many.
+   * A chunk of `body` is the target's only until it asks for the next one: by then it has
+   * written (or copied) it, for the writer fills the same memory again.
+   */
   write(fileNumber: number, type: FhirExportType, body: AsyncIterable<Uint8Array>): Promise<{ storageKey: string; byteSize: number }>;
 }
 
@@ -133,12 +156,12 @@ export async function writeParts(
     return true;
   };
 
+  const chunks = new ChunkWriter();
   let fileNumber = options.firstFileNumber;
   while (await hasLine()) {
     let count = 0;
     let last: LastLine | undefined;
     async function* body(): AsyncGenerator<Uint8Array> {
-      const chunks = new ChunkWriter();
       while (count < options.maxResources && (await hasLine())) {
         const of = page!;
         const end = Math.min(of.length, index + options.maxResources - count);
@@ -147,13 +170,16 @@ export async function writeParts(
           chunks.newline();
           count++;
           const full = chunks.filled();
+          if (full.length === 0) continue;
           for (let i = 0; i < full.length; i++) yield full[i]!;
+          chunks.returned();
         }
         last = { user: of.user(end - 1), position: of.position(end - 1) };
       }
       yield* chunks.filled();
       const rest = chunks.rest();
       if (rest) yield rest;
+      chunks.returned();
     }
     const { storageKey, byteSize } = await options.target.write(fileNumber, options.type, body());
     await options.onPart({ fileNumber, resourceType: options.type, storageKey, resourceCount: count, byteSize }, last!);

@@ -26,8 +26,9 @@ export function fileRawStore(root: string): RawStore {
         // Opened before a byte of the body is read: a folder it may not write, a read-only
         // disk fail here, and the caller can still answer a client that is sending.
         const fd = await promisify(fs.open)(file, "w");
-        // flush: the stream fsyncs the file before it closes it.
-        await pipeline(measured.chunks, createWriteStream(file, { fd, flush: true }));
+        // flush: the stream fsyncs the file before it closes it. highWaterMark 0: each chunk is
+        // written before the next is asked for (RawStore.write's promise).
+        await pipeline(measured.chunks, createWriteStream(file, { fd, flush: true, highWaterMark: 0 }));
         await syncFolders(path.dirname(file), created);
       } catch (error) {
         await rm(file, { force: true }).catch(() => undefined);

@@ -18,7 +18,8 @@ export interface RawStore {
    * Streams `body` into a new object, counting and hashing it, and resolves only once the
    * object is durable (fsynced, or acknowledged by the object store). Throws
    * `RawObjectTooLarge` past `maxBytes`, what reading `body` threw as it is, and
-   * `RawStoreUnavailable` when the store cannot take the bytes.
+   * `RawStoreUnavailable` when the store cannot take the bytes. Is done with each chunk of
+   * `body` before it asks for the next: a writer may fill the same buffer again (an export does).
    */
   write(key: string, body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ byteSize: number; sha256: string }>;
   read(key: string): AsyncIterable<Uint8Array>;

@@ -107,7 +107,8 @@ export function s3RawStore(options: S3RawStoreOptions): RawStore {
       let spoolFile: WriteStream | undefined;
       try {
         await mkdir(options.spoolDir, { recursive: true });
-        spoolFile = createWriteStream(spool);
+        // highWaterMark 0: each chunk is written before the next is asked for (RawStore.write's promise).
+        spoolFile = createWriteStream(spool, { highWaterMark: 0 });
         await pipeline(measured.chunks, spoolFile);
         const stored = measured.result();
         const response = await send("write", "PUT", url, {

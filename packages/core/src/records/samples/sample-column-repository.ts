@@ -40,21 +40,47 @@ export class SeriesLookup {
 }
 
 /**
- * Reads one window's statement (EXPORT_COLUMNS, then kept and the cut) into columns, row by
- * row as pg parses them. A sample whose series is gone (deleted since) is left out.
+ * The typed arrays of pages their reader is done with, filled again by a later window: a page's
+ * arrays allocated anew live while the page is written, are promoted, and are freed only by a
+ * full collection, which V8 starts after some 64 MB of such memory.
  */
-export async function readSampleColumns(db: Database, statement: { text: string; values: readonly unknown[] }, capacity: number, lookup: SeriesLookup) {
+export class SampleColumnsPool {
+  private readonly free: SampleColumns[] = [];
+
+  /** Empty columns for `capacity` samples. */
+  take(capacity: number): SampleColumns {
+    const reused = this.free.pop();
+    if (reused && reused.ids.length === capacity) {
+      reused.length = 0;
+      reused.series = [];
+      reused.externalIds = [];
+      return reused;
+    }
+    return {
+      length: 0,
+      ids: new BigInt64Array(capacity),
+      values: new Float64Array(capacity),
+      startMs: new Float64Array(capacity),
+      endMs: new Float64Array(capacity),
+      ingestedMs: new Float64Array(capacity),
+      series: [],
+      externalIds: [],
+    };
+  }
+
+  /** Columns nobody reads any more. */
+  give(columns: SampleColumns): void {
+    this.free.push(columns);
+  }
+}
+
+/**
+ * Reads one window's statement (EXPORT_COLUMNS, then kept and the cut) into columns from
+ * `pool`, row by row as pg parses them. A sample whose series is gone (deleted since) is left out.
+ */
+export async function readSampleColumns(db: Database, statement: { text: string; values: readonly unknown[] }, capacity: number, lookup: SeriesLookup, pool: SampleColumnsPool) {
   let byId = await lookup.known();
-  const columns: SampleColumns = {
-    length: 0,
-    ids: new BigInt64Array(capacity),
-    values: new Float64Array(capacity),
-    startMs: new Float64Array(capacity),
-    endMs: new Float64Array(capacity),
-    ingestedMs: new Float64Array(capacity),
-    series: [],
-    externalIds: [],
-  };
+  const columns = pool.take(capacity);
   let cutEndMs: number | null | undefined;
   /** Rows whose series is not known yet: their index and series id. */
   const unknown: Array<[number, string]> = [];
@@ -80,23 +106,26 @@ export async function readSampleColumns(db: Database, statement: { text: string;
     byId = await lookup.load();
     for (const [i, id] of unknown) columns.series[i] = byId.get(id)!;
   }
-  const kept = unknown.length > 0 || !ordered ? orderedKept(columns) : columns;
+  if (unknown.length === 0 && ordered) return { columns, cutEndMs: cutEndMs ?? null };
+  const kept = orderedKept(columns, pool.take(capacity));
+  pool.give(columns);
   return { columns: kept, cutEndMs: cutEndMs ?? null };
 }
 
-/** The columns in (start, id) order without the samples whose series is gone: a rare page, copied. */
-function orderedKept(columns: SampleColumns): SampleColumns {
+/** Copies `columns` into `into` in (start, id) order without the samples whose series is gone: a rare page. */
+function orderedKept(columns: SampleColumns, into: SampleColumns): SampleColumns {
   const order = [...Array(columns.length).keys()]
     .filter((i) => columns.series[i] !== undefined)
     .sort((a, b) => columns.startMs[a]! - columns.startMs[b]! || (columns.ids[a]! < columns.ids[b]! ? -1 : columns.ids[a]! > columns.ids[b]! ? 1 : 0));
-  return {
-    length: order.length,
-    ids: BigInt64Array.from(order, (i) => columns.ids[i]!),
-    values: Float64Array.from(order, (i) => columns.values[i]!),
-    startMs: Float64Array.from(order, (i) => columns.startMs[i]!),
-    endMs: Float64Array.from(order, (i) => columns.endMs[i]!),
-    ingestedMs: Float64Array.from(order, (i) => columns.ingestedMs[i]!),
-    series: order.map((i) => columns.series[i]!),
-    externalIds: order.map((i) => columns.externalIds[i]!),
-  };
+  into.length = order.length;
+  order.forEach((from, to) => {
+    into.ids[to] = columns.ids[from]!;
+    into.values[to] = columns.values[from]!;
+    into.startMs[to] = columns.startMs[from]!;
+    into.endMs[to] = columns.endMs[from]!;
+    into.ingestedMs[to] = columns.ingestedMs[from]!;
+  });
+  into.series = order.map((i) => columns.series[i]!);
+  into.externalIds = order.map((i) => columns.externalIds[i]!);
+  return into;
 }

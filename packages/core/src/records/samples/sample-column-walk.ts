@@ -1,7 +1,7 @@
 import type { Database } from "@svc/db";
 import type { AfterTimeBigint } from "../record-cursors.ts";
 import { hoursAround, type QuantitySampleRow } from "./quantity-sample-repository.ts";
-import { readSampleColumns, type SampleColumns, SeriesLookup } from "./sample-column-repository.ts";
+import { readSampleColumns, type SampleColumns, type SampleColumnsPool, SeriesLookup } from "./sample-column-repository.ts";
 import { readAsAll, type SampleTypeSpan } from "./sample-types-walk.ts";
 import { EXPORT_COLUMNS, type MergedSampleType, sampleTypesPageSql } from "./sample-types-page-repository.ts";
 import { toSampleRow } from "./sample-walks.ts";
@@ -19,6 +19,8 @@ export interface SampleColumnWalkQuery {
   after: AfterTimeBigint | undefined;
   /** Samples read at once (a window's statement reads one more). */
   pageSize: number;
+  /** Where pages' arrays come from; the caller gives a page back there once it is done with it. */
+  pool: SampleColumnsPool;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface SampleColumnWalkQuery {
  * types (sampleTypesPageSql), one window of hours after another. A type of one ranked stream
  * is read as in the view `all` until a window meets a sample of another stream; from then on
  * every type is read merged (as the search's walk does for that page). Each window's hours are
- * sized to the time the last full page spanned, so a statement plans few partitions.
+ * sized to the time the last full page spanned, so a statement plans few partitions. A page's
+ * arrays come from `q.pool` and are not read again once the page is yielded.
  */
 export async function* sampleColumnPages(db: Database, q: SampleColumnWalkQuery): AsyncGenerator<SampleColumns> {
   if (q.types.length === 0) return;
@@ -44,20 +47,24 @@ export async function* sampleColumnPages(db: Database, q: SampleColumnWalkQuery)
     const hours = hoursAround(from, new Date(Math.min(from.getTime() + width, stop)));
     if (hours.to.getTime() > stop) hours.to = new Date(stop);
     const query = { userId: q.userId, types: q.types.map((t) => t.type), merged, legacy: q.legacy, after, start, limit: q.pageSize };
-    const read = await readSampleColumns(db, sampleTypesPageSql(query, hours, EXPORT_COLUMNS), q.pageSize + 1, series);
+    const read = await readSampleColumns(db, sampleTypesPageSql(query, hours, EXPORT_COLUMNS), q.pageSize + 1, series, q.pool);
     if (!readAsAll(mergeable, merged, read.columns.series)) {
+      q.pool.give(read.columns);
       merged = mergeable;
       continue;
     }
     const { columns } = read;
-    if (columns.length > 0) yield columns;
-    if (columns.length > q.pageSize) {
-      // A full page: the window holds more after its last sample.
+    // Read before the page is handed on: the caller may give it back to the pool.
+    const full = columns.length > q.pageSize;
+    if (full) {
+      // The window holds more after its last sample.
       const last = columns.length - 1;
       after = { t: new Date(columns.startMs[last]!), id: columns.ids[last]! };
       width = Math.min(WEEK_MS, Math.max(HOUR_MS, Math.ceil((columns.startMs[last]! - columns.startMs[0]!) * 1.25)));
-      continue;
     }
+    if (columns.length > 0) yield columns;
+    else q.pool.give(columns);
+    if (full) continue;
     const readUpTo = read.cutEndMs !== null && read.cutEndMs < hours.to.getTime() ? read.cutEndMs : hours.to.getTime();
     if (readUpTo >= stop) return;
     after = undefined;
