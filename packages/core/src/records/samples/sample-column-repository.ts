@@ -3,8 +3,9 @@ import { listSampleSeries, type SampleSeries } from "./sample-series-repository.
 
 /**
  * Samples in (start, id) order as columns: what an export writes of each, and its series'
- * fields. Held in typed arrays rather than an object a sample, so that a page alive across the
- * collections its writing causes is a few objects, not thousands promoted to the old generation.
+ * fields; the first `length` of each array. Held in typed arrays rather than an object a
+ * sample, so that a page alive across the collections its writing causes is a few objects, not
+ * thousands promoted to the old generation.
  */
 export interface SampleColumns {
   length: number;
@@ -52,8 +53,6 @@ export class SampleColumnsPool {
     const reused = this.free.pop();
     if (reused && reused.ids.length === capacity) {
       reused.length = 0;
-      reused.series = [];
-      reused.externalIds = [];
       return reused;
     }
     return {
@@ -94,11 +93,11 @@ export async function readSampleColumns(db: Database, statement: { text: string;
     columns.values[i] = row[1] as number;
     columns.startMs[i] = row[2] as number;
     columns.endMs[i] = row[3] as number;
-    columns.externalIds.push(row[4] as string | null);
+    columns.externalIds[i] = row[4] as string | null;
     columns.ingestedMs[i] = row[5] as number;
     const seriesId = row[6] as string | null;
     const of = seriesId === null ? (row[7] as Omit<SampleSeries, "id">) : byId.get(seriesId);
-    columns.series.push(of!);
+    columns.series[i] = of!;
     if (of === undefined) unknown.push([i, seriesId!]);
     if (i > 0 && (columns.startMs[i - 1]! > columns.startMs[i]! || (columns.startMs[i - 1] === columns.startMs[i] && columns.ids[i - 1]! > columns.ids[i]!))) ordered = false;
   });
@@ -124,8 +123,8 @@ function orderedKept(columns: SampleColumns, into: SampleColumns): SampleColumns
     into.startMs[to] = columns.startMs[from]!;
     into.endMs[to] = columns.endMs[from]!;
     into.ingestedMs[to] = columns.ingestedMs[from]!;
+    into.series[to] = columns.series[from]!;
+    into.externalIds[to] = columns.externalIds[from]!;
   });
-  into.series = order.map((i) => columns.series[i]!);
-  into.externalIds = order.map((i) => columns.externalIds[i]!);
   return into;
 }

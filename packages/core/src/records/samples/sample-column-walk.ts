@@ -48,7 +48,7 @@ export async function* sampleColumnPages(db: Database, q: SampleColumnWalkQuery)
     if (hours.to.getTime() > stop) hours.to = new Date(stop);
     const query = { userId: q.userId, types: q.types.map((t) => t.type), merged, legacy: q.legacy, after, start, limit: q.pageSize };
     const read = await readSampleColumns(db, sampleTypesPageSql(query, hours, EXPORT_COLUMNS), q.pageSize + 1, series, q.pool);
-    if (!readAsAll(mergeable, merged, read.columns.series)) {
+    if (!readAsAll(mergeable, merged, read.columns.series, read.columns.length)) {
       q.pool.give(read.columns);
       merged = mergeable;
       continue;

@@ -75,20 +75,23 @@ async function takeWindow(db: DbClient, walk: SampleTypesWalk, window: readonly 
 }
 
 /**
- * Whether every sample read (`of`: each one's series; none for one deleted since) of a type read
- * as in the view `all` in the merged view is of the type's one ranked stream. `merged`: the
- * types read merged, of `mergeable`, every type's merge.
+ * Whether every sample read (the first `count` of `of`: each one's series; none for one deleted
+ * since) of a type read as in the view `all` in the merged view is of the type's one ranked
+ * stream. `merged`: the types read merged, of `mergeable`, every type's merge.
  */
 export function readAsAll(
   mergeable: readonly MergedSampleType[],
   merged: readonly MergedSampleType[],
   of: ReadonlyArray<Omit<SampleSeries, "id"> | undefined>,
+  count = of.length,
 ): boolean {
   if (mergeable.length === merged.length) return true;
   const mergedTypes = new Set(merged.map((m) => m.type));
   const streams = new Map(mergeable.map((m) => [m.type, m.streams]));
-  return of.every((s) => {
-    if (!s || mergedTypes.has(s.type)) return true;
-    return (streams.get(s.type) ?? []).some((x) => x.sourceKey === s.sourceKey && x.provider === s.provider && x.onBody === s.onBody);
-  });
+  for (let i = 0; i < count; i++) {
+    const s = of[i];
+    if (!s || mergedTypes.has(s.type)) continue;
+    if (!(streams.get(s.type) ?? []).some((x) => x.sourceKey === s.sourceKey && x.provider === s.provider && x.onBody === s.onBody)) return false;
+  }
+  return true;
 }
