@@ -9,6 +9,7 @@
 //   npm run bench -- fhir          (BENCH_ITERATIONS=40 by default)
 //   BENCH_PG_STATS=1 ...           (after each figure, the statements that took most database time)
 //   BENCH_FHIR_PHASE=newest ...    (only the _sort=-date figures: an idle user beside an active one)
+//   BENCH_FHIR_PHASE=base ...      (only the base's date=ge&date=lt search beside the spec route's)
 import {
   createTenant,
   createUser,
@@ -202,12 +203,12 @@ async function reportNewestFirst(view: "merged" | "all") {
   console.log(`/v1/fhir _sort=-date&_count=100, date=lt, ${view}`.padEnd(46), `p50 ${ms(pct(before, 0.5))}  p99 ${ms(pct(before, 0.99))}`);
 }
 
-/** BENCH_FHIR_PHASE=newest: the newest-first figures only (after the same load). */
-const onlyNewest = process.env.BENCH_FHIR_PHASE === "newest";
+/** BENCH_FHIR_PHASE=newest or base: the newest-first figures, or the base's search beside the spec route's, only (after the same load). */
+const phase = process.env.BENCH_FHIR_PHASE;
 
 for (const view of ["merged", "all"] as const) {
-  if (onlyNewest) {
-    await reportNewestFirst(view);
+  if (phase === "newest" || phase === "base") {
+    await (phase === "newest" ? reportNewestFirst(view) : reportBaseSearch(view));
     continue;
   }
   const baseline = await samplesPage(view);
