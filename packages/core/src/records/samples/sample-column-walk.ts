@@ -38,7 +38,8 @@ export async function* sampleColumnPages(db: Database, q: SampleColumnWalkQuery)
   let merged = mergeable.filter((m) => m.streams.length > 1);
   const first = Math.min(...q.types.map((t) => t.first.getTime()));
   const stop = hoursAround(new Date(first), new Date(Math.max(...q.types.map((t) => t.last.getTime())))).to.getTime();
-  const series = new SeriesLookup(db, q.userId, q.types.map((t) => t.type));
+  const types = q.types.map((t) => t.type);
+  const series = new SeriesLookup(db, q.userId, types);
   let after = q.after;
   let start = after ? undefined : new Date(first);
   let width = WEEK_MS;
@@ -46,7 +47,7 @@ export async function* sampleColumnPages(db: Database, q: SampleColumnWalkQuery)
     const from = after?.t ?? start!;
     const hours = hoursAround(from, new Date(Math.min(from.getTime() + width, stop)));
     if (hours.to.getTime() > stop) hours.to = new Date(stop);
-    const query = { userId: q.userId, types: q.types.map((t) => t.type), merged, legacy: q.legacy, after, start, limit: q.pageSize };
+    const query = { userId: q.userId, types, merged, legacy: q.legacy, after, start, limit: q.pageSize };
     const read = await readSampleColumns(db, sampleTypesPageSql(query, hours, EXPORT_COLUMNS), q.pageSize + 1, series, q.pool);
     if (!readAsAll(mergeable, merged, read.columns.series, read.columns.length)) {
       q.pool.give(read.columns);
